@@ -1,0 +1,70 @@
+import type { Diagnostic } from '../../format/types.js';
+import { formatDiagnostic } from '../../load/format-diagnostic.js';
+import { displayPath } from '../../load/load-registry.js';
+import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
+import { parseCliArgs } from '../parse-cli-args.js';
+import { loadCliRegistry, REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+
+/** One-line summary for `toolcap help`. */
+export const summary = 'check group files and report every problem';
+
+/** Usage text. */
+export const usage = `toolcap validate [--schemas DIR]... [--strict] [--json]
+
+Loads every *_tools.json and reports problems as "file:line:column: error CODE message".
+Exit 0 when there are no errors (warnings allowed), 1 when there is any error, 2 on a usage error.
+
+Options:
+${REGISTRY_OPTIONS_USAGE}
+  --strict                 treat warnings as errors too
+  --json                   print {"groups": [...], "diagnostics": [...]}`;
+
+/** Runs `toolcap validate`. */
+export async function run(args: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseCliArgs(
+    'validate',
+    args,
+    { ...REGISTRY_OPTIONS, strict: { type: 'boolean' }, json: { type: 'boolean' } },
+    { min: 0, max: 0, names: 'none' },
+  );
+  const registry = await loadCliRegistry('validate', values, io);
+  const strict = values.strict === true;
+  const diagnostics = registry.diagnostics;
+  const failed = diagnostics.some(
+    (diagnostic) =>
+      diagnostic.severity === 'error' || (strict && diagnostic.severity === 'warning'),
+  );
+
+  if (values.json === true) {
+    writeJson(io, {
+      groups: registry.groups().map((group) => ({
+        group: group.group,
+        version: group.version,
+        file: group.file === undefined ? null : displayPath(group.file, io.cwd),
+        tools: group.tools.length,
+      })),
+      diagnostics,
+    });
+    return failed ? 1 : 0;
+  }
+
+  const style = createStyle(useColor(io));
+  for (const diagnostic of diagnostics)
+    io.stdout(`${colorize(formatDiagnostic(diagnostic), diagnostic, style)}\n`);
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  const toolCount = registry.size;
+  const line = `${registry.groups().length} group(s), ${toolCount} tool(s): ${errors} error(s), ${warnings} warning(s)`;
+  io.stdout(`${failed ? style.red(line) : style.green(line)}\n`);
+  return failed ? 1 : 0;
+}
+
+function colorize(
+  text: string,
+  diagnostic: Diagnostic,
+  style: ReturnType<typeof createStyle>,
+): string {
+  const word = ` ${diagnostic.severity} `;
+  const colored = diagnostic.severity === 'error' ? style.red(word) : style.yellow(word);
+  return text.replace(word, colored);
+}

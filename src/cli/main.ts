@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ToolcapError } from '../errors/toolcap-error.js';
+import { suggestSimilar } from '../util/suggest-similar.js';
+import { CliUsageError } from './cli-usage-error.js';
+import type { CliIo } from './io.js';
+
+/** A command module: `run` plus its help texts. */
+export interface CommandModule {
+  summary: string;
+  usage: string;
+  run(args: readonly string[], io: CliIo): Promise<number>;
+}
+
+// commands are imported on demand so start-up only pays for the one that runs
+const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
+  validate: () => import('./commands/validate.js'),
+  list: () => import('./commands/list.js'),
+};
+
+/**
+ * The CLI entry: runs one command and returns the exit code (0 success, 1 failure, 2 usage
+ * error). Never calls process.exit; `bin.ts` does.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [commandName, ...args] = argv;
+  if (
+    commandName === undefined ||
+    commandName === 'help' ||
+    commandName === '--help' ||
+    commandName === '-h'
+  ) {
+    const topic = commandName === 'help' ? args[0] : undefined;
+    if (topic !== undefined && Object.hasOwn(COMMANDS, topic)) {
+      io.stdout(`${(await COMMANDS[topic]!()).usage}\n`);
+      return 0;
+    }
+    if (commandName === undefined) {
+      io.stderr(await generalHelp());
+      return 2;
+    }
+    io.stdout(await generalHelp());
+    return 0;
+  }
+  if (commandName === '--version' || commandName === '-v') {
+    io.stdout(`${readPackageVersion()}\n`);
+    return 0;
+  }
+  const load = Object.hasOwn(COMMANDS, commandName) ? COMMANDS[commandName] : undefined;
+  if (load === undefined) {
+    const similar = suggestSimilar(commandName, Object.keys(COMMANDS));
+    const hint = similar.length > 0 ? ` Did you mean "toolcap ${similar[0]}"?` : '';
+    io.stderr(
+      `toolcap: unknown command "${commandName}".${hint} Run "toolcap help" for the list.\n`,
+    );
+    return 2;
+  }
+  const command = await load();
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      if (error.message !== '') io.stderr(`toolcap: ${error.message}\n\n`);
+      (error.message === '' ? io.stdout : io.stderr)(`Usage: ${command.usage}\n`);
+      return error.message === '' ? 0 : 2;
+    }
+    if (ToolcapError.isInstance(error)) {
+      io.stderr(`toolcap: ${error.message}\n`);
+      return 1;
+    }
+    const detail =
+      error instanceof Error ? (io.env.TOOLCAP_DEBUG ? error.stack : error.message) : String(error);
+    io.stderr(`toolcap: unexpected error: ${detail}\n`);
+    return 1;
+  }
+}
+
+async function generalHelp(): Promise<string> {
+  const lines = ['Usage: toolcap <command> [options]', '', 'Commands:'];
+  for (const [name, load] of Object.entries(COMMANDS)) {
+    lines.push(`  ${name.padEnd(10)} ${(await load()).summary}`);
+  }
+  lines.push('', 'Run "toolcap help <command>" for a command\'s options.', '');
+  return lines.join('\n');
+}
+
+function readPackageVersion(): string {
+  // dist/src/cli/main.js and src/cli/main.ts sit at different depths: walk up to the package
+  let directory = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 5; depth++) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (manifest.name === 'tool-capabilities') return manifest.version ?? 'unknown';
+    } catch {
+      // not here; keep walking up
+    }
+    directory = dirname(directory);
+  }
+  return 'unknown';
+}

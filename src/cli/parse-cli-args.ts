@@ -1,0 +1,117 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { suggestSimilar } from '../util/suggest-similar.js';
+import { CliUsageError } from './cli-usage-error.js';
+
+/** One option: a flag (`boolean`) or a value (`string`), possibly repeatable. */
+export interface CliOption {
+  type: 'boolean' | 'string';
+  multiple?: boolean;
+  short?: string;
+}
+
+/** Parsed command line. */
+export interface ParsedArgs {
+  values: Record<string, string | boolean | string[] | boolean[] | undefined>;
+  positionals: string[];
+}
+
+/**
+ * Parses a command's arguments with node:util parseArgs, turning its exceptions into usage
+ * errors that name the bad option and suggest the closest valid one.
+ */
+export function parseCliArgs(
+  command: string,
+  args: readonly string[],
+  options: Readonly<Record<string, CliOption>>,
+  positionals: { min: number; max: number; names: string },
+): ParsedArgs {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      options: { ...options, help: { type: 'boolean', short: 'h' } } as ParseArgsConfig['options'],
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const unknown = /Unknown option '([^']+)'/.exec(message);
+    if (unknown !== null) {
+      const name = (unknown[1] ?? '').replace(/^-+/, '');
+      const similar = suggestSimilar(name, Object.keys(options));
+      const hint = similar.length > 0 ? `; did you mean --${similar[0]}?` : '';
+      throw new CliUsageError(
+        `unknown option ${unknown[1]} for "toolcap ${command}"${hint}`,
+        command,
+      );
+    }
+    throw new CliUsageError(`${message.replace(/\.$/, '')} (toolcap ${command})`, command);
+  }
+  const values = parsed.values as ParsedArgs['values'];
+  if (values.help === true) throw new CliUsageError('', command);
+  const count = parsed.positionals.length;
+  if (count < positionals.min || count > positionals.max) {
+    const expected =
+      positionals.min === positionals.max
+        ? `${positionals.min}`
+        : `${positionals.min} to ${positionals.max}`;
+    throw new CliUsageError(
+      `"toolcap ${command}" takes ${expected} argument(s) (${positionals.names}), got ${count}${count > 0 ? `: ${parsed.positionals.map((value) => JSON.stringify(value)).join(' ')}` : ''}`,
+      command,
+    );
+  }
+  return { values, positionals: parsed.positionals };
+}
+
+/** A repeatable string option as an array. */
+export function stringList(value: ParsedArgs['values'][string]): string[] {
+  if (value === undefined) return [];
+  if (Array.isArray(value)) return value.map(String);
+  return [String(value)];
+}
+
+/** An optional string option. */
+export function optionalString(value: ParsedArgs['values'][string]): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? String(value[value.length - 1]) : String(value);
+}
+
+/** A positive integer option (e.g. `--max-tools 5`). */
+export function positiveInteger(
+  command: string,
+  name: string,
+  value: ParsedArgs['values'][string],
+): number | undefined {
+  const text = optionalString(value);
+  if (text === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(text)) {
+    throw new CliUsageError(
+      `--${name} must be a positive integer, got ${JSON.stringify(text)}`,
+      command,
+    );
+  }
+  return Number(text);
+}
+
+/**
+ * `KEY=VALUE` pairs (e.g. `--context project_id=p1`) into an object with own properties only
+ * (a key such as `__proto__` stays a plain key).
+ */
+export function keyValuePairs(
+  command: string,
+  option: string,
+  value: ParsedArgs['values'][string],
+): Record<string, string> {
+  const entries: [string, string][] = [];
+  for (const pair of stringList(value)) {
+    const separator = pair.indexOf('=');
+    if (separator <= 0) {
+      throw new CliUsageError(
+        `--${option} expects KEY=VALUE (e.g. --${option} project_id=p1), got ${JSON.stringify(pair)}`,
+        command,
+      );
+    }
+    entries.push([pair.slice(0, separator), pair.slice(separator + 1)]);
+  }
+  return Object.fromEntries(entries);
+}

@@ -1,0 +1,410 @@
+import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
+import type { DiagnosticCode } from './diagnostic-codes.js';
+import type { LoadLimits } from './limits.js';
+
+/** A problem inside one schema; `pointer` is relative to the schema root. */
+export interface SchemaProblem {
+  code: DiagnosticCode;
+  pointer: string;
+  message: string;
+}
+
+/** The JSON Schema dialects tool schemas may use. */
+export type SchemaDialect = '2020-12' | 'draft-07';
+
+const DIALECT_URIS: ReadonlyMap<string, SchemaDialect> = new Map([
+  ['https://json-schema.org/draft/2020-12/schema', '2020-12'],
+  ['http://json-schema.org/draft-07/schema', 'draft-07'],
+]);
+
+/**
+ * The dialect a schema declares through `$schema`: 2020-12 when absent, `undefined` when it
+ * names a dialect we do not support.
+ */
+export function schemaDialect(schema: unknown): SchemaDialect | undefined {
+  if (schema === null || typeof schema !== 'object' || !Object.hasOwn(schema, '$schema')) {
+    return '2020-12';
+  }
+  const declared = (schema as { $schema?: unknown }).$schema;
+  if (typeof declared !== 'string') return undefined;
+  const normalized = declared.replace(/#$/, '').replace(/^https?:\/\//, '');
+  for (const [uri, dialect] of DIALECT_URIS) {
+    if (uri.replace(/^https?:\/\//, '') === normalized) return dialect;
+  }
+  return undefined;
+}
+
+/**
+ * Measures nesting depth and node count without recursion (a 5,000-deep schema must fail
+ * cleanly, not overflow the stack) and freezes every object and array, so a loaded registry
+ * is an immutable snapshot. Returns the first limit problem, if any; freezing stops there.
+ */
+export function measureAndFreeze(
+  value: unknown,
+  limits: Pick<LoadLimits, 'maxSchemaDepth' | 'maxSchemaNodes'>,
+): SchemaProblem | undefined {
+  interface Entry {
+    value: unknown;
+    depth: number;
+    parent: Entry | undefined;
+    key: string;
+  }
+  const stack: Entry[] = [{ value, depth: 0, parent: undefined, key: '' }];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    nodes++;
+    if (nodes > limits.maxSchemaNodes) {
+      return {
+        code: 'SCHEMA_TOO_LARGE',
+        pointer: '',
+        message: `schema has more than ${limits.maxSchemaNodes} JSON nodes (limits.maxSchemaNodes); split the tool or simplify its schema`,
+      };
+    }
+    const current = entry.value;
+    if (current === null || typeof current !== 'object') continue;
+    if (entry.depth >= limits.maxSchemaDepth) {
+      return {
+        code: 'SCHEMA_TOO_DEEP',
+        pointer: entryPointer(entry),
+        message: `schema nests deeper than ${limits.maxSchemaDepth} levels (limits.maxSchemaDepth); flatten it or use $defs with $ref`,
+      };
+    }
+    Object.freeze(current);
+    if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--) {
+        stack.push({
+          value: current[index],
+          depth: entry.depth + 1,
+          parent: entry,
+          key: String(index),
+        });
+      }
+    } else {
+      for (const key of Object.keys(current)) {
+        stack.push({
+          value: (current as Record<string, unknown>)[key],
+          depth: entry.depth + 1,
+          parent: entry,
+          key,
+        });
+      }
+    }
+  }
+  return undefined;
+
+  function entryPointer(entry: Entry): string {
+    const tokens: string[] = [];
+    for (
+      let cursor: Entry | undefined = entry;
+      cursor?.parent !== undefined;
+      cursor = cursor.parent
+    ) {
+      tokens.push(escapePointerToken(cursor.key));
+    }
+    return tokens.length === 0 ? '' : `/${tokens.reverse().join('/')}`;
+  }
+}
+
+/** Keywords whose value is a map of names to schemas. */
+const SCHEMA_MAP_KEYWORDS = [
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+] as const;
+/** Keywords whose value is one schema. */
+const SCHEMA_KEYWORDS = [
+  'additionalProperties',
+  'additionalItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'not',
+  'contentSchema',
+] as const;
+/** Keywords whose value is an array of schemas. */
+const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+/** Keywords that make a property schema typed without `type`. */
+const COMPOSITION_KEYWORDS = ['anyOf', 'oneOf', 'allOf', '$ref'] as const;
+/** Branches that see the enclosing object's properties (for `required` checks). */
+const BRANCH_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'not']);
+
+const TYPE_HINTS: Readonly<Record<string, string>> = {
+  dict: 'object',
+  map: 'object',
+  hash: 'object',
+  float: 'number',
+  double: 'number',
+  decimal: 'number',
+  int: 'integer',
+  long: 'integer',
+  str: 'string',
+  text: 'string',
+  bool: 'boolean',
+  list: 'array',
+  tuple: 'array',
+  set: 'array',
+};
+
+/** Suggests the JSON Schema type for a non-standard type name such as `dict` or `float`. */
+export function suggestJsonSchemaType(type: string): string | undefined {
+  const key = type.toLowerCase();
+  return Object.hasOwn(TYPE_HINTS, key) ? TYPE_HINTS[key] : undefined;
+}
+
+interface WalkContext {
+  root: Record<string, unknown>;
+  problems: SchemaProblem[];
+  limits: Pick<LoadLimits, 'maxPatternLength'>;
+  refs: { pointer: string; ref: string }[];
+  anchors: Set<string>;
+}
+
+/**
+ * Checks the rules a tool schema must meet beyond the meta-schema (seed 000 rules and what
+ * providers reject): every property and array item is typed, `required` names defined
+ * properties, arrays have `items`, `$ref` is local and resolves, patterns compile. Call it
+ * only after `measureAndFreeze` passed (it recurses, bounded by maxSchemaDepth).
+ */
+export function checkSchema(
+  schema: Record<string, unknown>,
+  limits: Pick<LoadLimits, 'maxPatternLength'>,
+): SchemaProblem[] {
+  const context: WalkContext = { root: schema, problems: [], limits, refs: [], anchors: new Set() };
+  walk(schema, '', context, undefined);
+  for (const { pointer, ref } of context.refs) checkRef(ref, pointer, context);
+  return context.problems;
+}
+
+function walk(
+  node: unknown,
+  pointer: string,
+  context: WalkContext,
+  enclosingProperties: ReadonlySet<string> | undefined,
+): void {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return;
+  const schema = node as Record<string, unknown>;
+
+  const ownProperties = isPlainObject(schema.properties)
+    ? new Set(Object.keys(schema.properties))
+    : undefined;
+  const known = mergeSets(ownProperties, enclosingProperties);
+
+  if (Array.isArray(schema.required)) {
+    schema.required.forEach((name, index) => {
+      if (typeof name !== 'string') return;
+      if (known !== undefined && !known.has(name)) {
+        const defined = known.size > 0 ? [...known].join(', ') : 'none';
+        context.problems.push({
+          code: 'REQUIRED_NOT_DEFINED',
+          pointer: `${pointer}/required/${index}`,
+          message: `required lists "${name}", which is not defined in properties (defined: ${defined}); add it to properties or remove it from required`,
+        });
+      } else if (known === undefined && ownProperties === undefined && hasType(schema, 'object')) {
+        context.problems.push({
+          code: 'REQUIRED_NOT_DEFINED',
+          pointer: `${pointer}/required/${index}`,
+          message: `required lists "${name}" but this object schema has no properties; define "${name}" under properties`,
+        });
+      }
+    });
+  }
+
+  if (
+    hasType(schema, 'array') &&
+    !Object.hasOwn(schema, 'items') &&
+    !Object.hasOwn(schema, 'prefixItems')
+  ) {
+    context.problems.push({
+      code: 'ARRAY_ITEMS_MISSING',
+      pointer,
+      message:
+        'array schema has no "items"; add "items" with the element schema, e.g. {"type": "string"}',
+    });
+  }
+
+  if (typeof schema.$ref === 'string')
+    context.refs.push({ pointer: `${pointer}/$ref`, ref: schema.$ref });
+  if (typeof schema.$anchor === 'string') context.anchors.add(schema.$anchor);
+
+  if (typeof schema.pattern === 'string') {
+    checkPattern(schema.pattern, `${pointer}/pattern`, context);
+  }
+  if (isPlainObject(schema.patternProperties)) {
+    for (const key of Object.keys(schema.patternProperties)) {
+      checkPattern(key, `${pointer}/patternProperties/${escapePointerToken(key)}`, context);
+    }
+  }
+
+  for (const keyword of SCHEMA_MAP_KEYWORDS) {
+    const map = schema[keyword];
+    if (!isPlainObject(map)) continue;
+    for (const [name, child] of Object.entries(map)) {
+      const childPointer = `${pointer}/${keyword}/${escapePointerToken(name)}`;
+      if (keyword === 'properties') checkTyped(child, childPointer, `property "${name}"`, context);
+      walk(child, childPointer, context, undefined);
+    }
+  }
+  for (const keyword of SCHEMA_KEYWORDS) {
+    if (!Object.hasOwn(schema, keyword)) continue;
+    walk(
+      schema[keyword],
+      `${pointer}/${keyword}`,
+      context,
+      BRANCH_KEYWORDS.has(keyword) ? known : undefined,
+    );
+  }
+  for (const keyword of SCHEMA_ARRAY_KEYWORDS) {
+    const branches = schema[keyword];
+    if (!Array.isArray(branches)) continue;
+    branches.forEach((branch, index) => {
+      walk(
+        branch,
+        `${pointer}/${keyword}/${index}`,
+        context,
+        BRANCH_KEYWORDS.has(keyword) ? known : undefined,
+      );
+    });
+  }
+  if (Object.hasOwn(schema, 'items')) {
+    const items = schema.items;
+    if (Array.isArray(items)) {
+      items.forEach((item, index) => {
+        walk(item, `${pointer}/items/${index}`, context, undefined);
+      });
+    } else {
+      checkTyped(items, `${pointer}/items`, 'array items', context);
+      walk(items, `${pointer}/items`, context, undefined);
+    }
+  }
+  if (isPlainObject(schema.dependencies)) {
+    for (const [name, child] of Object.entries(schema.dependencies)) {
+      if (!Array.isArray(child)) {
+        walk(child, `${pointer}/dependencies/${escapePointerToken(name)}`, context, known);
+      }
+    }
+  }
+}
+
+function checkTyped(node: unknown, pointer: string, what: string, context: WalkContext): void {
+  if (typeof node === 'boolean') {
+    context.problems.push({
+      code: 'PROPERTY_TYPE_MISSING',
+      pointer,
+      message: `${what} is the boolean schema ${node}; give it an object schema with a "type", e.g. {"type": "string"}`,
+    });
+    return;
+  }
+  if (!isPlainObject(node)) return;
+  if (Object.hasOwn(node, 'type')) return;
+  if (COMPOSITION_KEYWORDS.some((keyword) => Object.hasOwn(node, keyword))) return;
+  const inferred = inferTypeFromValues(node);
+  const hint = inferred === undefined ? '"string"' : `"${inferred}"`;
+  context.problems.push({
+    code: 'PROPERTY_TYPE_MISSING',
+    pointer,
+    message: `${what} has no "type"; add "type": ${hint} (or anyOf/oneOf/allOf/$ref for unions)`,
+  });
+}
+
+function inferTypeFromValues(node: Record<string, unknown>): string | undefined {
+  const values = Array.isArray(node.enum)
+    ? node.enum
+    : Object.hasOwn(node, 'const')
+      ? [node.const]
+      : [];
+  const types = new Set(
+    values.map((value) => (Number.isInteger(value) ? 'integer' : jsonTypeOf(value))),
+  );
+  return types.size === 1 ? [...types][0] : undefined;
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function checkPattern(pattern: string, pointer: string, context: WalkContext): void {
+  if (pattern.length > context.limits.maxPatternLength) {
+    context.problems.push({
+      code: 'INVALID_PATTERN',
+      pointer,
+      message: `pattern is ${pattern.length} characters, longer than ${context.limits.maxPatternLength} (limits.maxPatternLength); simplify it`,
+    });
+    return;
+  }
+  try {
+    new RegExp(pattern, 'u');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    context.problems.push({
+      code: 'INVALID_PATTERN',
+      pointer,
+      message: `pattern ${JSON.stringify(pattern)} is not a valid regular expression (${reason}); fix the regex (it is compiled with the "u" flag)`,
+    });
+  }
+}
+
+function checkRef(ref: string, pointer: string, context: WalkContext): void {
+  if (!ref.startsWith('#')) {
+    context.problems.push({
+      code: 'EXTERNAL_REF',
+      pointer,
+      message: `$ref "${ref}" points outside this schema; only local refs such as "#/$defs/name" are allowed and nothing is ever fetched. Copy the referenced schema under $defs`,
+    });
+    return;
+  }
+  const fragment = ref.slice(1);
+  if (fragment === '') return;
+  if (!fragment.startsWith('/')) {
+    if (!context.anchors.has(decodeURIComponentSafe(fragment))) {
+      context.problems.push({
+        code: 'REF_NOT_FOUND',
+        pointer,
+        message: `$ref "${ref}" names the anchor "${fragment}", but no subschema declares "$anchor": "${fragment}"`,
+      });
+    }
+    return;
+  }
+  const target = getAtPointer(context.root, decodeURIComponentSafe(fragment));
+  if (target === undefined || (typeof target !== 'boolean' && !isPlainObject(target))) {
+    context.problems.push({
+      code: 'REF_NOT_FOUND',
+      pointer,
+      message: `$ref "${ref}" does not resolve to a schema in this input_schema; define it (usually under "$defs") or fix the path`,
+    });
+  }
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function hasType(schema: Record<string, unknown>, type: string): boolean {
+  const declared = schema.type;
+  return declared === type || (Array.isArray(declared) && declared.includes(type));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function mergeSets(
+  first: ReadonlySet<string> | undefined,
+  second: ReadonlySet<string> | undefined,
+): ReadonlySet<string> | undefined {
+  if (first === undefined) return second;
+  if (second === undefined) return first;
+  return new Set([...first, ...second]);
+}

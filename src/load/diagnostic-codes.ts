@@ -1,0 +1,58 @@
+/**
+ * The catalogue of load diagnostic codes. Codes are stable (semver-minor safe); the README
+ * table "Diagnostics catalogue" lists every one, and a test keeps the two in step.
+ */
+export const DIAGNOSTIC_CODES = {
+  FILE_UNREADABLE:
+    'The file or directory could not be read (missing, permission denied, not a file).',
+  FILE_TOO_LARGE: 'The file is larger than limits.maxFileBytes.',
+  EMPTY_FILE: 'The file is empty or only whitespace.',
+  JSON_SYNTAX: 'The file is not valid JSON; line and column point at the first error.',
+  ROOT_NOT_OBJECT: 'The top level of the file is not a JSON object.',
+  MISSING_FIELD: 'A required field is absent.',
+  INVALID_FIELD: 'A field has the wrong type or an invalid value.',
+  UNKNOWN_FIELD:
+    'A field is not part of the format (warning; it is ignored). Use an `x-` prefix for extensions.',
+  INVALID_GROUP_NAME: 'The group name is not snake_case.',
+  GROUP_NAME_MISMATCH: 'The group name does not equal the file-name prefix (`<group>_tools.json`).',
+  INVALID_VERSION: 'The version is not a strict semantic version.',
+  UNKNOWN_STRATEGY: 'selection.strategy is not always, keyword or context.',
+  KEYWORDS_REQUIRED: 'A keyword group has no keywords.',
+  INVALID_KEYWORD: 'A keyword is empty, too long, or not a string.',
+  DUPLICATE_KEYWORD: 'The same keyword appears twice in a group after normalization (warning).',
+  UNKNOWN_CONTEXT_CHECK: 'selection.context_check names a predicate that was not registered.',
+  INVALID_TOOL_NAME: 'A tool name does not match ^[A-Za-z_][A-Za-z0-9_]{0,63}$.',
+  INVALID_CATEGORY: 'category is not creation, retrieval, mutation or analysis.',
+  INVALID_COST: 'metadata.cost_estimate is not low, medium or high.',
+  INVALID_LATENCY: 'metadata.latency_estimate is not fast, medium or slow.',
+  INVALID_EXECUTOR: 'metadata.executor is not a plain identifier (paths are never accepted).',
+  TAGS_NORMALIZED: 'Tags were changed by normalization (warning); write them in normalized form.',
+  ROOT_SCHEMA_NOT_OBJECT: 'input_schema is not an object schema with properties.',
+  INVALID_SCHEMA: 'A schema is not valid JSON Schema for its dialect.',
+  INVALID_PROPERTY_TYPE: 'A schema type is not a JSON Schema type (e.g. "dict", "float").',
+  PROPERTY_TYPE_MISSING: 'A property or array item has neither a type nor a composition keyword.',
+  REQUIRED_NOT_DEFINED: 'required names a property that is not defined in properties.',
+  ARRAY_ITEMS_MISSING: 'An array schema has no items.',
+  EXTERNAL_REF:
+    '$ref points outside the file; only local refs (#/...) are allowed, nothing is fetched.',
+  REF_NOT_FOUND: 'A local $ref does not resolve to a schema in the same document.',
+  INVALID_PATTERN:
+    'A pattern or patternProperties key is not a valid regular expression, or is too complex.',
+  SCHEMA_TOO_DEEP: 'A schema nests deeper than limits.maxSchemaDepth.',
+  SCHEMA_TOO_LARGE: 'A schema has more nodes than limits.maxSchemaNodes.',
+  DESCRIPTION_TOO_LONG: 'A description is longer than limits.maxDescriptionLength.',
+  TOO_MANY_TOOLS: 'A group or the whole registry has more tools than the limits allow.',
+  TOO_MANY_KEYWORDS: 'A group has more keywords than limits.maxKeywords.',
+  INVALID_EXAMPLE: 'An example input does not validate against the input_schema.',
+  DUPLICATE_TOOL:
+    'Two groups (or one group twice) define the same tool name; the later one is skipped.',
+  DUPLICATE_GROUP: 'register() was given a group whose name is already in the registry.',
+  DUPLICATE_GROUP_VERSION: 'Two files define the same group and version; the later one is skipped.',
+  UNSATISFIED_PIN: 'A version pin matches no loaded version of the group.',
+  INVALID_PIN: 'A version pin is not a valid semver range.',
+  INVALID_FALLBACK_TOOL: 'A code-defined fallback tool is invalid.',
+  NO_GROUP_FILES: 'A directory contains no *_tools.json files (warning).',
+} as const;
+
+/** A stable diagnostic code. */
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -1,0 +1,236 @@
+import { open, stat } from 'node:fs/promises';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
+import fastGlob from 'fast-glob';
+import { RegistryLoadError } from '../errors/registry-load-error.js';
+import type { Diagnostic } from '../format/types.js';
+import { assembleRegistry, type CandidateGroup } from '../registry/assemble-registry.js';
+import type { FallbackTool } from '../registry/fallback-tools.js';
+import type { ContextCheck, Registry, RegistrySettings } from '../registry/registry.js';
+import { type LoadLimits, resolveLoadLimits } from './limits.js';
+import { type JsonDocument, parseJsonDocument } from './parse-json-document.js';
+import { validateGroupDocument } from './validate-group-file.js';
+
+/** Options of `loadRegistry`. */
+export interface LoadRegistryOptions {
+  /** Directories searched (recursively) for `*_tools.json`, in order. Default `["schemas"]`. */
+  dirs?: readonly string[];
+  /** Base for relative paths. Default `process.cwd()`. */
+  cwd?: string;
+  /** Version ranges per group (`{ calendar: "^1.0.0" }`); default: the highest version wins. */
+  pins?: Readonly<Record<string, string>>;
+  /** Throw a `RegistryLoadError` when any error diagnostic is found. Default false. */
+  strict?: boolean;
+  /** Predicates that `context` groups name in `selection.context_check`. */
+  contextChecks?: Readonly<Record<string, ContextCheck>>;
+  /** Code-defined tools still being migrated; JSON definitions win on a name collision. */
+  fallbackTools?: readonly FallbackTool[];
+  /** Size limits; see `LoadLimits` for the defaults. */
+  limits?: Partial<LoadLimits>;
+  /** Directories holding `handlers/<executor>` modules. Default `["handlers"]`. */
+  handlers?: readonly string[];
+}
+
+const GROUP_FILE_GLOB = '**/*_tools.json';
+
+/**
+ * Loads every `*_tools.json` under `dirs` (files in sorted order, so results are
+ * deterministic), validates them, and returns an immutable registry. A bad file or tool
+ * never stops the others: it is skipped and described in `registry.diagnostics`.
+ */
+export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<Registry> {
+  const cwd = options.cwd ?? process.cwd();
+  const limits = resolveLoadLimits(options.limits);
+  const contextChecks = new Map(Object.entries(options.contextChecks ?? {}));
+  const diagnostics: Diagnostic[] = [];
+  const display = (file: string) => displayPath(file, cwd);
+
+  const files = await findGroupFiles(options.dirs ?? ['schemas'], cwd, diagnostics, display);
+  const texts = await Promise.all(files.map((file) => readGroupFile(file, limits, display(file))));
+
+  const candidates: CandidateGroup[] = [];
+  texts.forEach((result, index) => {
+    const file = files[index]!;
+    const displayFile = display(file);
+    if ('diagnostic' in result) {
+      diagnostics.push(result.diagnostic);
+      return;
+    }
+    const parsed = parseJsonDocument(result.text);
+    if (!parsed.ok) {
+      diagnostics.push(
+        parsed.reason === 'empty'
+          ? {
+              severity: 'error',
+              code: 'EMPTY_FILE',
+              file: displayFile,
+              pointer: '',
+              line: 1,
+              column: 1,
+              message:
+                'the file is empty; a group file is a JSON object with group, version, description, selection and tools',
+            }
+          : {
+              severity: 'error',
+              code: 'JSON_SYNTAX',
+              file: displayFile,
+              pointer: '',
+              line: parsed.position.line,
+              column: parsed.position.column,
+              message: `invalid JSON: ${parsed.message}; fix the syntax at this position`,
+            },
+      );
+      return;
+    }
+    const { document } = parsed;
+    const validation = validateGroupDocument(document.value, {
+      limits,
+      fileName: basename(file),
+      contextChecks: new Set(contextChecks.keys()),
+    });
+    for (const problem of validation.problems) {
+      diagnostics.push(withPosition({ ...problem, file: displayFile }, document));
+    }
+    if (validation.group !== undefined) {
+      candidates.push({
+        definition: validation.group,
+        file,
+        displayFile,
+        toolPointers: validation.toolPointers,
+        source: 'json',
+        locate: (pointer) => document.locate(pointer),
+      });
+    }
+  });
+
+  const settings: RegistrySettings = {
+    limits,
+    contextChecks,
+    handlerDirs: (options.handlers ?? ['handlers']).map((dir) => resolve(cwd, dir)),
+    fallbackImplementations: new Map(),
+  };
+  const registry = assembleRegistry({
+    candidates,
+    diagnostics,
+    settings,
+    ...(options.pins !== undefined ? { pins: options.pins } : {}),
+    ...(options.fallbackTools !== undefined ? { fallbackTools: options.fallbackTools } : {}),
+  });
+  if (
+    options.strict === true &&
+    registry.diagnostics.some((diagnostic) => diagnostic.severity === 'error')
+  ) {
+    throw new RegistryLoadError(
+      'Loading the tool registry failed in strict mode',
+      registry.diagnostics,
+    );
+  }
+  return registry;
+}
+
+async function findGroupFiles(
+  dirs: readonly string[],
+  cwd: string,
+  diagnostics: Diagnostic[],
+  display: (file: string) => string,
+): Promise<string[]> {
+  const seen = new Set<string>();
+  const files: string[] = [];
+  for (const dir of dirs) {
+    const absolute = resolve(cwd, dir);
+    let isDirectory = false;
+    try {
+      isDirectory = (await stat(absolute)).isDirectory();
+    } catch {
+      isDirectory = false;
+    }
+    if (!isDirectory) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'FILE_UNREADABLE',
+        file: display(absolute),
+        pointer: '',
+        message: `schema directory ${display(absolute)} does not exist or is not a directory; check the path (--schemas DIR)`,
+      });
+      continue;
+    }
+    const found = await fastGlob(GROUP_FILE_GLOB, {
+      cwd: absolute,
+      absolute: true,
+      onlyFiles: true,
+      followSymbolicLinks: false,
+      dot: false,
+    });
+    found.sort(compareCodeUnits);
+    if (found.length === 0) {
+      diagnostics.push({
+        severity: 'warning',
+        code: 'NO_GROUP_FILES',
+        file: display(absolute),
+        pointer: '',
+        message: `no *_tools.json files in ${display(absolute)}; group files must be named <group>_tools.json`,
+      });
+    }
+    for (const file of found) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      files.push(file);
+    }
+  }
+  return files;
+}
+
+async function readGroupFile(
+  file: string,
+  limits: LoadLimits,
+  displayFile: string,
+): Promise<{ text: string } | { diagnostic: Diagnostic }> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(file, 'r');
+    const { size } = await handle.stat();
+    if (size > limits.maxFileBytes) {
+      return {
+        diagnostic: {
+          severity: 'error',
+          code: 'FILE_TOO_LARGE',
+          file: displayFile,
+          pointer: '',
+          message: `the file is ${size} bytes, larger than ${limits.maxFileBytes} (limits.maxFileBytes); split the group or raise the limit`,
+        },
+      };
+    }
+    return { text: await handle.readFile('utf8') };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      diagnostic: {
+        severity: 'error',
+        code: 'FILE_UNREADABLE',
+        file: displayFile,
+        pointer: '',
+        message: `the file could not be read (${reason}); check that it exists and is readable`,
+      },
+    };
+  } finally {
+    await handle?.close();
+  }
+}
+
+function withPosition(diagnostic: Diagnostic, document: JsonDocument): Diagnostic {
+  const position = document.locate(diagnostic.pointer);
+  return position === undefined
+    ? diagnostic
+    : { ...diagnostic, line: position.line, column: position.column };
+}
+
+/** Path relative to `cwd` when the file is inside it; absolute otherwise. */
+export function displayPath(file: string, cwd: string): string {
+  const relativePath = relative(cwd, file);
+  return relativePath !== '' && !relativePath.startsWith('..') && !isAbsolute(relativePath)
+    ? relativePath
+    : file;
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

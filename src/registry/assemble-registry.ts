@@ -1,0 +1,341 @@
+import compare from 'semver/functions/compare.js';
+import maxSatisfying from 'semver/ranges/max-satisfying.js';
+import validRange from 'semver/ranges/valid.js';
+import { formatPointer } from '../format/json-pointer.js';
+import type {
+  Diagnostic,
+  RegisteredGroup,
+  RegisteredTool,
+  ToolGroupDefinition,
+  ToolSource,
+} from '../format/types.js';
+import type { TextPosition } from '../load/parse-json-document.js';
+import { validateGroupDocument } from '../load/validate-group-file.js';
+import {
+  FALLBACK_GROUP,
+  type FallbackExecute,
+  type FallbackTool,
+  fallbackToolToEntry,
+} from './fallback-tools.js';
+import { type MigrationStatus, Registry, type RegistrySettings } from './registry.js';
+
+/** A validated group waiting to be placed in a registry. */
+export interface CandidateGroup {
+  definition: ToolGroupDefinition;
+  /** Absolute file path, when it came from a file. */
+  file?: string;
+  /** Path shown in diagnostics (relative to cwd when possible). */
+  displayFile: string;
+  /** JSON pointer of each tool in `definition.tools`, in order. */
+  toolPointers: readonly string[];
+  source: ToolSource;
+  locate?: (pointer: string) => TextPosition | undefined;
+}
+
+/** Input of `assembleRegistry`. */
+export interface AssembleInput {
+  candidates: readonly CandidateGroup[];
+  diagnostics: Diagnostic[];
+  settings: RegistrySettings;
+  pins?: Readonly<Record<string, string>>;
+  fallbackTools?: readonly FallbackTool[];
+}
+
+/**
+ * Turns validated groups into a registry snapshot: picks one version per group (highest, or
+ * the highest a pin allows), rejects a second definition of the same group and version and
+ * duplicate tool names across groups, applies the total-tools limit, and adds code-defined
+ * fallback tools where JSON does not define them.
+ */
+export function assembleRegistry(input: AssembleInput): Registry {
+  const { diagnostics, settings } = input;
+  const chosen = chooseVersions(input.candidates, input.pins ?? {}, diagnostics);
+
+  const tools: RegisteredTool[] = [];
+  const groups: RegisteredGroup[] = [];
+  const owners = new Map<string, { candidate: CandidateGroup; pointer: string }>();
+  let limitReported = false;
+
+  for (const candidate of chosen) {
+    const { definition } = candidate;
+    const names: string[] = [];
+    definition.tools.forEach((tool, position) => {
+      const pointer = candidate.toolPointers[position] ?? `/tools/${position}`;
+      const owner = owners.get(tool.name);
+      if (owner !== undefined) {
+        diagnostics.push(
+          createDiagnostic(
+            candidate,
+            'error',
+            'DUPLICATE_TOOL',
+            `${pointer}/name`,
+            `tool "${tool.name}" is already defined by group "${owner.candidate.definition.group}" in ${owner.candidate.displayFile} (at ${owner.pointer}); tool names must be unique across groups, so this one is skipped. Rename one of them`,
+          ),
+        );
+        return;
+      }
+      if (tools.length >= settings.limits.maxTools) {
+        if (!limitReported) {
+          limitReported = true;
+          diagnostics.push(
+            createDiagnostic(
+              candidate,
+              'error',
+              'TOO_MANY_TOOLS',
+              pointer,
+              `the registry already holds ${settings.limits.maxTools} tools (limits.maxTools); this tool and the rest are skipped. Raise the limit or load fewer groups`,
+            ),
+          );
+        }
+        return;
+      }
+      owners.set(tool.name, { candidate, pointer });
+      names.push(tool.name);
+      const registered: RegisteredTool = {
+        ...tool,
+        group: definition.group,
+        version: definition.version,
+        source: candidate.source,
+        pointer,
+        index: tools.length,
+      };
+      if (candidate.file !== undefined) registered.file = candidate.file;
+      tools.push(Object.freeze(registered));
+    });
+    const group: RegisteredGroup = {
+      group: definition.group,
+      version: definition.version,
+      description: definition.description,
+      selection: definition.selection,
+      source: candidate.source,
+      tools: Object.freeze(names),
+    };
+    if (candidate.file !== undefined) group.file = candidate.file;
+    groups.push(Object.freeze(group));
+  }
+
+  const jsonNames = new Set(tools.map((tool) => tool.name));
+  const fallback = addFallbackTools(
+    input.fallbackTools ?? [],
+    jsonNames,
+    tools,
+    groups,
+    diagnostics,
+    settings,
+  );
+  const migration: MigrationStatus = Object.freeze({
+    jsonOnly: Object.freeze([...jsonNames].filter((name) => !fallback.all.has(name)).sort()),
+    fallbackOnly: Object.freeze([...fallback.registered].sort()),
+    both: Object.freeze([...fallback.all].filter((name) => jsonNames.has(name)).sort()),
+  });
+  return new Registry({
+    tools,
+    groups,
+    diagnostics,
+    migration,
+    settings: { ...settings, fallbackImplementations: fallback.implementations },
+  });
+}
+
+function chooseVersions(
+  candidates: readonly CandidateGroup[],
+  pins: Readonly<Record<string, string>>,
+  diagnostics: Diagnostic[],
+): CandidateGroup[] {
+  const byName = new Map<string, CandidateGroup[]>();
+  for (const candidate of candidates) {
+    const name = candidate.definition.group;
+    const list = byName.get(name);
+    if (list === undefined) byName.set(name, [candidate]);
+    else list.push(candidate);
+  }
+
+  const winners = new Set<CandidateGroup>();
+  for (const [name, list] of byName) {
+    const distinct: CandidateGroup[] = [];
+    for (const candidate of list) {
+      const twin = distinct.find(
+        (other) => other.definition.version === candidate.definition.version,
+      );
+      if (twin !== undefined) {
+        diagnostics.push(
+          createDiagnostic(
+            candidate,
+            'error',
+            'DUPLICATE_GROUP_VERSION',
+            '/version',
+            `group "${name}" version ${candidate.definition.version} is also defined in ${twin.displayFile}; this copy is skipped. Bump the version of one of them or remove the duplicate`,
+          ),
+        );
+        continue;
+      }
+      distinct.push(candidate);
+    }
+    const versions = distinct.map((candidate) => candidate.definition.version);
+    const pin = Object.hasOwn(pins, name) ? pins[name] : undefined;
+    let version: string | null;
+    if (pin === undefined) {
+      version = versions.sort((a, b) => compare(b, a))[0] ?? null;
+    } else if (validRange(pin) === null) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'INVALID_PIN',
+        file: '<pins>',
+        pointer: formatPointer([name]),
+        message: `pin ${JSON.stringify(pin)} for group "${name}" is not a valid semver range; use a version or range such as "1.2.0", "^1.0.0" or "~2.1"`,
+      });
+      continue;
+    } else {
+      version = maxSatisfying(versions, pin);
+      if (version === null) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'UNSATISFIED_PIN',
+          file: '<pins>',
+          pointer: formatPointer([name]),
+          message: `pin "${name}": "${pin}" matches none of the loaded versions (${versions.join(', ')}); the group is not loaded. Change the pin or add a matching version`,
+        });
+        continue;
+      }
+    }
+    const winner = distinct.find((candidate) => candidate.definition.version === version);
+    if (winner !== undefined) winners.add(winner);
+  }
+  for (const name of Object.keys(pins)) {
+    if (!byName.has(name)) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'UNSATISFIED_PIN',
+        file: '<pins>',
+        pointer: formatPointer([name]),
+        message: `pin "${name}": "${pins[name]}" names a group that no loaded file defines; check the group name or the schema directories`,
+      });
+    }
+  }
+  // catalog order: the order the winning files were read in
+  return candidates.filter((candidate) => winners.has(candidate));
+}
+
+function addFallbackTools(
+  fallbackTools: readonly FallbackTool[],
+  jsonNames: ReadonlySet<string>,
+  tools: RegisteredTool[],
+  groups: RegisteredGroup[],
+  diagnostics: Diagnostic[],
+  settings: RegistrySettings,
+): { all: Set<string>; registered: Set<string>; implementations: Map<string, FallbackExecute> } {
+  const all = new Set<string>();
+  const registered = new Set<string>();
+  const implementations = new Map(settings.fallbackImplementations);
+  const byGroup = new Map<string, { names: string[] }>();
+  fallbackTools.forEach((fallbackTool, index) => {
+    const label = `<fallback>`;
+    const pointer = `/${index}`;
+    if (
+      fallbackTool === null ||
+      typeof fallbackTool !== 'object' ||
+      typeof fallbackTool.name !== 'string'
+    ) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'INVALID_FALLBACK_TOOL',
+        file: label,
+        pointer,
+        message: 'a fallback tool must be an object with a "name" and a "description"',
+      });
+      return;
+    }
+    all.add(fallbackTool.name);
+    if (jsonNames.has(fallbackTool.name)) return;
+    const groupName = fallbackTool.group ?? FALLBACK_GROUP;
+    const validation = validateGroupDocument(
+      {
+        group: groupName,
+        version: '0.0.0',
+        description: 'Tools still defined in code',
+        selection: { strategy: 'always' },
+        tools: [fallbackToolToEntry(fallbackTool)],
+      },
+      { limits: settings.limits },
+    );
+    const tool = validation.group?.tools[0];
+    if (tool === undefined || validation.problems.some((problem) => problem.severity === 'error')) {
+      for (const problem of validation.problems) {
+        diagnostics.push({
+          severity: problem.severity,
+          code: problem.severity === 'error' ? 'INVALID_FALLBACK_TOOL' : problem.code,
+          file: label,
+          pointer: `${pointer}${problem.pointer.replace(/^\/tools\/0/, '')}`,
+          message: `fallback tool "${fallbackTool.name}": ${problem.message}`,
+        });
+      }
+      return;
+    }
+    if (registered.has(tool.name)) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'DUPLICATE_TOOL',
+        file: label,
+        pointer,
+        message: `fallback tool "${tool.name}" is given twice; remove one`,
+      });
+      return;
+    }
+    registered.add(tool.name);
+    if (fallbackTool.execute !== undefined) implementations.set(tool.name, fallbackTool.execute);
+    const joined = groups.find((group) => group.group === groupName);
+    tools.push(
+      Object.freeze({
+        ...tool,
+        group: groupName,
+        version: joined?.version ?? '0.0.0',
+        source: 'fallback' as const,
+        index: tools.length,
+      }),
+    );
+    let entry = byGroup.get(groupName);
+    if (entry === undefined) {
+      entry = { names: [] };
+      byGroup.set(groupName, entry);
+    }
+    entry.names.push(tool.name);
+  });
+  for (const [groupName, entry] of byGroup) {
+    const existing = groups.findIndex((group) => group.group === groupName);
+    if (existing >= 0) {
+      const group = groups[existing]!;
+      groups[existing] = Object.freeze({
+        ...group,
+        tools: Object.freeze([...group.tools, ...entry.names]),
+      });
+      continue;
+    }
+    groups.push(
+      Object.freeze({
+        group: groupName,
+        version: '0.0.0',
+        description: 'Tools still defined in code',
+        selection: Object.freeze({ strategy: 'always' as const, keywords: Object.freeze([]) }),
+        source: 'fallback' as const,
+        tools: Object.freeze(entry.names),
+      }),
+    );
+  }
+  return { all, registered, implementations };
+}
+
+function createDiagnostic(
+  candidate: CandidateGroup,
+  severity: Diagnostic['severity'],
+  code: string,
+  pointer: string,
+  message: string,
+): Diagnostic {
+  const diagnostic: Diagnostic = { severity, code, file: candidate.displayFile, pointer, message };
+  const position = candidate.locate?.(pointer);
+  if (position !== undefined) {
+    diagnostic.line = position.line;
+    diagnostic.column = position.column;
+  }
+  return diagnostic;
+}

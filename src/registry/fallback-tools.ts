@@ -1,0 +1,87 @@
+import type { JsonSchema, ToolCategory, ToolMetadata } from '../format/types.js';
+
+/** A seed-003 style parameter: one entry of a code-defined tool's `params` list. */
+export interface ParamDefinition {
+  name: string;
+  type: string;
+  description?: string;
+  required?: boolean;
+  default?: unknown;
+  enum?: readonly unknown[];
+  /** Element schema for `array` parameters. */
+  items?: JsonSchema;
+}
+
+/** The function a code-defined tool runs: `(input, context) => output`. */
+export type FallbackExecute = (
+  input: Record<string, unknown>,
+  context: Readonly<Record<string, unknown>>,
+) => unknown;
+
+/**
+ * A tool still defined in code (seed 004 "Migration Notes"). Give its arguments as a JSON
+ * Schema (`input_schema`, `inputSchema` or seed 000's `parameters`) or as seed 003 `params`.
+ * JSON group files win on a name collision.
+ */
+export interface FallbackTool {
+  name: string;
+  description: string;
+  input_schema?: JsonSchema;
+  inputSchema?: JsonSchema;
+  parameters?: JsonSchema;
+  params?: readonly ParamDefinition[];
+  /** Group to list it under; default `fallback` (strategy always, like before the migration). */
+  group?: string;
+  /** Default `mutation` (the conservative choice for MCP hints). */
+  category?: ToolCategory;
+  /** Executor module name; `handler` (seed 003) is accepted as an alias. */
+  metadata?: Partial<ToolMetadata>;
+  handler?: string;
+  /** The implementation, when it lives in code; used by `registry.execute`. */
+  execute?: FallbackExecute;
+}
+
+/** Group name used for fallback tools that do not name one. */
+export const FALLBACK_GROUP = 'fallback';
+
+/** Converts seed 003 params to an object JSON Schema. */
+export function paramsToJsonSchema(params: readonly ParamDefinition[]): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const param of params) {
+    const schema: JsonSchema = { type: param.type };
+    if (param.description !== undefined) schema.description = param.description;
+    if (param.enum !== undefined) schema.enum = [...param.enum];
+    if (param.default !== undefined && param.default !== null) schema.default = param.default;
+    if (param.type === 'array') schema.items = param.items ?? { type: 'string' };
+    properties[param.name] = schema;
+    if (param.required === true) required.push(param.name);
+  }
+  return required.length > 0
+    ? { type: 'object', properties, required }
+    : { type: 'object', properties };
+}
+
+/** The raw group-file tool entry a fallback tool corresponds to (validated like a file). */
+export function fallbackToolToEntry(tool: FallbackTool): Record<string, unknown> {
+  const schema =
+    tool.input_schema ??
+    tool.inputSchema ??
+    tool.parameters ??
+    (tool.params !== undefined
+      ? paramsToJsonSchema(tool.params)
+      : { type: 'object', properties: {} });
+  const executor = tool.metadata?.executor ?? tool.handler ?? tool.group ?? FALLBACK_GROUP;
+  return {
+    name: tool.name,
+    description: tool.description,
+    category: tool.category ?? 'mutation',
+    input_schema: schema,
+    metadata: {
+      executor,
+      requires_context: [...(tool.metadata?.requires_context ?? [])],
+      cost_estimate: tool.metadata?.cost_estimate ?? 'medium',
+      latency_estimate: tool.metadata?.latency_estimate ?? 'medium',
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import type { Diagnostic, RegisteredGroup, RegisteredTool, ToolCategory } from '../format/types.js';
+import type { LoadLimits } from '../load/limits.js';
+import type { FallbackExecute } from './fallback-tools.js';
+import { registerGroup } from './register-group.js';
+
+/** A named predicate for `context` groups: `(context, message) => boolean`. */
+export type ContextCheck = (context: Readonly<Record<string, unknown>>, message: string) => boolean;
+
+/** Which tools still live in code and which have moved to JSON (seed 004 migration). */
+export interface MigrationStatus {
+  /** Defined only in JSON group files. */
+  jsonOnly: readonly string[];
+  /** Defined only in code: still to migrate. */
+  fallbackOnly: readonly string[];
+  /** Defined in both: the JSON wins, so the code definition is safe to delete. */
+  both: readonly string[];
+}
+
+/** Settings a registry carries for the stages after loading (selection, execution). */
+export interface RegistrySettings {
+  limits: LoadLimits;
+  contextChecks: ReadonlyMap<string, ContextCheck>;
+  /** Directories searched for `handlers/<executor>` modules, absolute. */
+  handlerDirs: readonly string[];
+  /** Implementations of code-defined (fallback) tools, by tool name. */
+  fallbackImplementations: ReadonlyMap<string, FallbackExecute>;
+}
+
+/** Everything a registry snapshot holds. */
+export interface RegistryData {
+  tools: readonly RegisteredTool[];
+  groups: readonly RegisteredGroup[];
+  diagnostics: readonly Diagnostic[];
+  migration: MigrationStatus;
+  settings: RegistrySettings;
+}
+
+/** Filters for `registry.list()`. */
+export interface ListOptions {
+  group?: string;
+  category?: ToolCategory;
+}
+
+/**
+ * An immutable snapshot of loaded tool groups (seed 003's registry API, typed). Lookups of
+ * model-supplied names go through a Map, so `constructor` or `__proto__` are never tools.
+ * Create one with `loadRegistry()` or `createRegistry()`.
+ */
+export class Registry {
+  /** Problems found while building this snapshot (errors skipped files or tools). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Runtime settings for selection and execution. */
+  readonly settings: RegistrySettings;
+  readonly #tools: readonly RegisteredTool[];
+  readonly #groups: readonly RegisteredGroup[];
+  readonly #toolsByName: ReadonlyMap<string, RegisteredTool>;
+  readonly #groupsByName: ReadonlyMap<string, RegisteredGroup>;
+  readonly #migration: MigrationStatus;
+
+  /** @internal use `loadRegistry()` or `createRegistry()`. */
+  constructor(data: RegistryData) {
+    this.#tools = Object.freeze([...data.tools]);
+    this.#groups = Object.freeze([...data.groups]);
+    this.diagnostics = Object.freeze([...data.diagnostics]);
+    this.#migration = data.migration;
+    this.settings = data.settings;
+    this.#toolsByName = new Map(this.#tools.map((tool) => [tool.name, tool]));
+    this.#groupsByName = new Map(this.#groups.map((group) => [group.group, group]));
+  }
+
+  /** The tool named `name`, or undefined. Safe for names that come from a model. */
+  get(name: string): RegisteredTool | undefined {
+    return this.#toolsByName.get(name);
+  }
+
+  /** Whether a tool named `name` exists. */
+  has(name: string): boolean {
+    return this.#toolsByName.has(name);
+  }
+
+  /** All tools in catalog order (group file order, then tool order), optionally filtered. */
+  list(options: ListOptions = {}): readonly RegisteredTool[] {
+    if (options.group === undefined && options.category === undefined) return this.#tools;
+    return this.#tools.filter(
+      (tool) =>
+        (options.group === undefined || tool.group === options.group) &&
+        (options.category === undefined || tool.category === options.category),
+    );
+  }
+
+  /** All groups in catalog order. */
+  groups(): readonly RegisteredGroup[] {
+    return this.#groups;
+  }
+
+  /** The group named `name`, or undefined. */
+  group(name: string): RegisteredGroup | undefined {
+    return this.#groupsByName.get(name);
+  }
+
+  /** Number of tools. */
+  get size(): number {
+    return this.#tools.length;
+  }
+
+  /**
+   * Validates `group` like a group file and returns a NEW registry that includes it (this
+   * snapshot is unchanged). Throws a `RegistryLoadError` listing the diagnostics when the group
+   * is invalid, already registered, or reuses a tool name.
+   */
+  register(group: unknown): Registry {
+    return registerGroup(this, group);
+  }
+
+  /** Which tools are JSON-only, code-only (still to migrate) or both (safe to delete from code). */
+  migrationStatus(): MigrationStatus {
+    return this.#migration;
+  }
+}
