@@ -31,7 +31,7 @@ export async function loadCliRegistry(
   command: string,
   values: ParsedArgs['values'],
   io: CliIo,
-  extra: { strict?: boolean } = {},
+  extra: { strict?: boolean; checkExamples?: boolean } = {},
 ): Promise<Registry> {
   const schemas = stringList(values.schemas);
   const handlers = stringList(values.handlers);
@@ -45,6 +45,7 @@ export async function loadCliRegistry(
       ? { contextChecks: await importContextChecks(command, contextChecksModule, io.cwd) }
       : {}),
     ...(extra.strict !== undefined ? { strict: extra.strict } : {}),
+    ...(extra.checkExamples !== undefined ? { checkExamples: extra.checkExamples } : {}),
   });
 }
 

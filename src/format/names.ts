@@ -33,7 +33,7 @@ const MAX_TAG_LENGTH = 64;
 const MAX_TAG_COUNT = 20;
 
 /**
- * Normalizes tags as toolfoundation does (seed 001): lowercased and trimmed, whitespace
+ * Normalizes tags as toolfoundation does (seed 001), folding diacritics first: lowercased and trimmed, whitespace
  * collapsed to `-`, only `[a-z0-9-_.]` kept, at most 64 characters and 20 tags, duplicates
  * removed in order. Empty results are dropped.
  */
@@ -42,6 +42,9 @@ export function normalizeTags(tags: readonly string[]): string[] {
   const normalized: string[] = [];
   for (const tag of tags) {
     const cleaned = tag
+      .normalize('NFKD')
+      // fold diacritics (é → e) before dropping what is not allowed
+      .replace(/\p{M}+/gu, '')
       .trim()
       .toLowerCase()
       .replace(/\s+/g, '-')

@@ -28,6 +28,11 @@ export interface LoadRegistryOptions {
   limits?: Partial<LoadLimits>;
   /** Directories holding `handlers/<executor>` modules. Default `["handlers"]`. */
   handlers?: readonly string[];
+  /**
+   * Validate each tool's `examples` against its `input_schema`. This compiles those schemas, so
+   * it is off by default (loading never compiles); `toolcap validate` turns it on.
+   */
+  checkExamples?: boolean;
 }
 
 const GROUP_FILE_GLOB = '**/*_tools.json';
@@ -86,6 +91,7 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
       limits,
       fileName: basename(file),
       contextChecks: new Set(contextChecks.keys()),
+      checkExamples: options.checkExamples === true,
     });
     for (const problem of validation.problems) {
       diagnostics.push(withPosition({ ...problem, file: displayFile }, document));

@@ -78,7 +78,7 @@ const SYNTAX_MESSAGES: Record<number, string> = {
   7: 'expected "}" to close the object',
   8: 'expected "]" to close the array',
   9: 'unexpected end of file',
-  10: 'invalid comment token',
+  10: 'comments are not allowed in JSON',
   11: 'unexpected end of comment',
   12: 'unterminated string',
   13: 'unexpected end of number',
@@ -152,32 +152,103 @@ function positionAt(text: string, offset: number): TextPosition {
   return { line, column: end - lineStart + 1 };
 }
 
+// jsonc-parser's SyntaxKind is a const enum, which isolatedModules cannot inline: mirror it.
+const TOKEN = {
+  openBrace: 1,
+  closeBrace: 2,
+  openBracket: 3,
+  closeBracket: 4,
+  comma: 5,
+  colon: 6,
+  string: 10,
+  eof: 17,
+} as const;
+
+/**
+ * Maps a JSON pointer to the position of its value (for an object member, of its key), or of
+ * the closest existing ancestor. Uses jsonc-parser's scanner with an explicit stack, so a
+ * 5,000-deep document is located without recursion.
+ */
 function createLocator(text: string): (pointer: string) => TextPosition | undefined {
-  const { parseTree, findNodeAtLocation } = loadJsonc();
-  let tree: ReturnType<typeof parseTree>;
-  try {
-    tree = parseTree(text, [], { disallowComments: true });
-  } catch {
-    tree = undefined;
-  }
   return (pointer) => {
-    if (tree === undefined) return undefined;
-    const segments = pointer === '' ? [] : pointer.slice(1).split('/');
-    const path = segments.map((segment) => {
-      const token = segment.replaceAll('~1', '/').replaceAll('~0', '~');
-      return /^(0|[1-9]\d*)$/.test(token) ? Number(token) : token;
-    });
-    // walk up to the closest existing ancestor (a missing field points at its parent object)
-    for (let length = path.length; length >= 0; length--) {
-      const node = findNodeAtLocation(tree, path.slice(0, length));
-      if (node !== undefined) {
-        const start =
-          node.parent?.type === 'property' && node.parent.children?.[1] === node
-            ? node.parent.offset
-            : node.offset;
-        return positionAt(text, start);
-      }
-    }
-    return undefined;
+    const tokens = pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken);
+    const offset = locateOffset(text, tokens);
+    return offset === undefined ? undefined : positionAt(text, offset);
   };
+}
+
+function unescapeToken(token: string): string {
+  return token.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+interface Container {
+  kind: 'object' | 'array';
+  index: number;
+  /** The container's own value occupies a path segment that is popped when it closes. */
+  hasSegment: boolean;
+}
+
+function locateOffset(text: string, tokens: readonly string[]): number | undefined {
+  const scanner = loadJsonc().createScanner(text, true);
+  const path: string[] = [];
+  const containers: Container[] = [];
+  let matched = 0;
+  let best: { depth: number; offset: number } | undefined;
+  let pendingKey: { key: string; offset: number } | undefined;
+
+  const pushSegment = (segment: string) => {
+    if (matched === path.length && tokens[path.length] === segment) matched++;
+    path.push(segment);
+  };
+  const popSegment = () => {
+    path.pop();
+    if (matched > path.length) matched = path.length;
+  };
+
+  for (let kind = scanner.scan(); kind !== TOKEN.eof; kind = scanner.scan()) {
+    const top = containers[containers.length - 1];
+    if (top?.kind === 'object' && pendingKey === undefined) {
+      if (kind === TOKEN.string)
+        pendingKey = { key: scanner.getTokenValue(), offset: scanner.getTokenOffset() };
+      else if (kind === TOKEN.closeBrace) closeContainer();
+      continue;
+    }
+    if (kind === TOKEN.colon || kind === TOKEN.comma) continue;
+    if (kind === TOKEN.closeBracket || kind === TOKEN.closeBrace) {
+      closeContainer();
+      continue;
+    }
+    // a value starts here
+    let segment: string | undefined;
+    let reportOffset = scanner.getTokenOffset();
+    if (top?.kind === 'object' && pendingKey !== undefined) {
+      segment = pendingKey.key;
+      reportOffset = pendingKey.offset;
+      pendingKey = undefined;
+    } else if (top?.kind === 'array') {
+      segment = String(top.index);
+      top.index++;
+    }
+    if (segment !== undefined) pushSegment(segment);
+    if (matched === path.length && (best === undefined || path.length > best.depth)) {
+      best = { depth: path.length, offset: reportOffset };
+      if (path.length === tokens.length) return reportOffset;
+    }
+    if (kind === TOKEN.openBrace || kind === TOKEN.openBracket) {
+      containers.push({
+        kind: kind === TOKEN.openBrace ? 'object' : 'array',
+        index: 0,
+        hasSegment: segment !== undefined,
+      });
+    } else if (segment !== undefined) {
+      popSegment();
+    }
+  }
+  return best?.offset;
+
+  function closeContainer(): void {
+    const closed = containers.pop();
+    if (closed?.hasSegment === true) popSegment();
+    pendingKey = undefined;
+  }
 }

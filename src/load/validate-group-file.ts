@@ -49,6 +49,8 @@ export interface ValidateGroupOptions {
   fileName?: string;
   /** Names of registered context predicates; undefined skips the check. */
   contextChecks?: ReadonlySet<string>;
+  /** Validate `examples` against `input_schema` (compiles the schema). Default false. */
+  checkExamples?: boolean;
 }
 
 interface AjvError {
@@ -145,7 +147,7 @@ export function validateGroupDocument(
   rawTools.forEach((rawTool, index) => {
     const pointer = `/tools/${index}`;
     const toolProblems: GroupProblem[] = [];
-    const tool = validateToolEntry(rawTool, pointer, options.limits, toolProblems);
+    const tool = validateToolEntry(rawTool, pointer, options, toolProblems);
     if (tool !== undefined) {
       const previous = seenNames.get(tool.name);
       if (previous === undefined) {
@@ -278,9 +280,10 @@ function checkGroupSemantics(
 function validateToolEntry(
   rawTool: unknown,
   pointer: string,
-  limits: LoadLimits,
+  options: ValidateGroupOptions,
   problems: GroupProblem[],
 ): ToolDefinition | undefined {
+  const { limits } = options;
   if (rawTool === null || typeof rawTool !== 'object' || Array.isArray(rawTool)) {
     problems.push({
       severity: 'error',
@@ -379,7 +382,9 @@ function validateToolEntry(
   }
   if (Array.isArray(tool.examples)) {
     const examples = tool.examples as JsonObject[];
-    for (const problem of validateExamples(inputSchema, examples)) {
+    const exampleProblems =
+      options.checkExamples === true ? validateExamples(inputSchema, examples) : [];
+    for (const problem of exampleProblems) {
       problems.push({
         severity: 'error',
         code: 'INVALID_EXAMPLE',
@@ -415,12 +420,17 @@ function runValidator(
 ): void {
   if (validator(data)) return;
   const errors = relevantErrors(validator.errors ?? []);
+  const seen = new Set<string>();
   for (const error of errors) {
-    problems.push(
+    const problem =
       level === 'group'
         ? describeGroupError(error, data)
-        : describeToolError(error, data, basePointer),
-    );
+        : describeToolError(error, data, basePointer);
+    // several ajv errors can describe one problem (e.g. a root schema that is not an object)
+    const key = `${problem.code}|${problem.pointer}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem);
   }
 }
 

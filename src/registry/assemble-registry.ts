@@ -193,7 +193,7 @@ function chooseVersions(
           code: 'UNSATISFIED_PIN',
           file: '<pins>',
           pointer: formatPointer([name]),
-          message: `pin "${name}": "${pin}" matches none of the loaded versions (${versions.join(', ')}); the group is not loaded. Change the pin or add a matching version`,
+          message: `pin "${name}": "${pin}" matches none of the loaded versions (${[...versions].sort((a, b) => compare(b, a)).join(', ')}); the group is not loaded. Change the pin or add a matching version`,
         });
         continue;
       }

@@ -27,7 +27,8 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     { ...REGISTRY_OPTIONS, strict: { type: 'boolean' }, json: { type: 'boolean' } },
     { min: 0, max: 0, names: 'none' },
   );
-  const registry = await loadCliRegistry('validate', values, io);
+  // validate is the thorough check: it also compiles schemas to check each tool's examples
+  const registry = await loadCliRegistry('validate', values, io, { checkExamples: true });
   const strict = values.strict === true;
   const diagnostics = registry.diagnostics;
   const failed = diagnostics.some(

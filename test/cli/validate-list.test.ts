@@ -1,0 +1,221 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DIAGNOSTIC_CODES } from '../../src/load/diagnostic-codes.js';
+import { runCli } from '../helpers/run-cli.js';
+import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+function brokenDir(): string {
+  return createTempDir({
+    'good_tools.json': makeGroup('good', { tools: [makeTool({ name: 'good_tool' })] }),
+    'bad_tools.json': makeGroup('bad', { version: '1.0' }),
+    'warn_tools.json': {
+      ...makeGroup('warn', { tools: [makeTool({ name: 'warn_tool' })] }),
+      extra: 1,
+    },
+  });
+}
+
+describe('toolcap validate', () => {
+  it('checks the bundled schemas by default (./schemas) and exits 0', async () => {
+    const result = await runCli(['validate'], { cwd: ROOT });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('5 group(s), 16 tool(s): 0 error(s), 0 warning(s)\n');
+    expect(result.stderr).toBe('');
+  });
+
+  it('prints file:line:column: error CODE message lines and exits 1 on errors', async () => {
+    const dir = brokenDir();
+    const result = await runCli(['validate', '--schemas', dir], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')).toEqual([
+      expect.stringMatching(
+        /^bad_tools\.json:3:3: error INVALID_VERSION version "1\.0" is not a strict semantic version/,
+      ),
+      expect.stringMatching(
+        /^warn_tools\.json:\d+:3: warning UNKNOWN_FIELD unknown field "extra" is ignored/,
+      ),
+      '2 group(s), 2 tool(s): 1 error(s), 1 warning(s)',
+      '',
+    ]);
+  });
+
+  it('exits 0 with warnings only, and 1 with --strict', async () => {
+    const dir = createTempDir({ 'warn_tools.json': { ...makeGroup('warn'), extra: 1 } });
+    expect((await runCli(['validate', '--schemas', dir])).code).toBe(0);
+    expect((await runCli(['validate', '--schemas', dir, '--strict'])).code).toBe(1);
+  });
+
+  it('prints {groups, diagnostics} with --json', async () => {
+    const dir = brokenDir();
+    const result = await runCli(['validate', '--schemas', '.', '--json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    const output = result.json() as { groups: unknown[]; diagnostics: Record<string, unknown>[] };
+    expect(output.groups).toEqual([
+      { group: 'good', version: '1.0.0', file: 'good_tools.json', tools: 1 },
+      { group: 'warn', version: '1.0.0', file: 'warn_tools.json', tools: 1 },
+    ]);
+    expect(output.diagnostics[0]).toEqual({
+      severity: 'error',
+      code: 'INVALID_VERSION',
+      file: 'bad_tools.json',
+      pointer: '/version',
+      line: 3,
+      column: 3,
+      message: expect.stringMatching(/use MAJOR\.MINOR\.PATCH/),
+    });
+    expect(result.stderr).toBe('');
+  });
+
+  it('checks examples against input_schema (which plain loading skips)', async () => {
+    const dir = createTempDir({
+      'ex_tools.json': makeGroup('ex', { tools: [makeTool({ examples: [{ query: 1 }] })] }),
+    });
+    const result = await runCli(['validate', '--schemas', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /error INVALID_EXAMPLE example 0 does not match input_schema: \/query must be string/,
+    );
+  });
+
+  it('colors only on a TTY and honours NO_COLOR', async () => {
+    const dir = brokenDir();
+    const colored = await runCli(['validate', '--schemas', dir], { isTty: true });
+    expect(colored.stdout).toContain('\u001B[31m error \u001B[39m');
+    const plain = await runCli(['validate', '--schemas', dir], {
+      isTty: true,
+      env: { NO_COLOR: '1' },
+    });
+    expect(plain.stdout).not.toContain('\u001B[');
+    const dumb = await runCli(['validate', '--schemas', dir], {
+      isTty: true,
+      env: { TERM: 'dumb' },
+    });
+    expect(dumb.stdout).not.toContain('\u001B[');
+  });
+
+  it('uses pins and context-check modules from the command line', async () => {
+    const dir = createTempDir({
+      'one/cal_tools.json': makeGroup('cal', {
+        version: '1.0.0',
+        tools: [makeTool({ name: 'v1_tool' })],
+      }),
+      'two/cal_tools.json': makeGroup('cal', {
+        version: '2.0.0',
+        tools: [makeTool({ name: 'v2_tool' })],
+      }),
+      'ctx/docs_tools.json': makeGroup('docs', {
+        selection: { strategy: 'context', context_check: 'has_project' },
+        tools: [makeTool({ name: 'docs_tool' })],
+      }),
+      'checks.mjs': 'export function has_project(context) { return context.project_id != null; }\n',
+    });
+    const pinned = await runCli(
+      ['list', '--json', '--schemas', 'one', '--schemas', 'two', '--pin', 'cal=1.x'],
+      { cwd: dir },
+    );
+    expect((pinned.json() as { tools: { name: string }[] }).tools.map((tool) => tool.name)).toEqual(
+      ['v1_tool'],
+    );
+    const withoutChecks = await runCli(['validate', '--schemas', 'ctx'], { cwd: dir });
+    expect(withoutChecks.stdout).toMatch(/UNKNOWN_CONTEXT_CHECK/);
+    const withChecks = await runCli(
+      ['validate', '--schemas', 'ctx', '--context-checks', 'checks.mjs'],
+      { cwd: dir },
+    );
+    expect(withChecks.code).toBe(0);
+    const missingModule = await runCli(['validate', '--context-checks', 'nope.mjs'], { cwd: dir });
+    expect(missingModule.code).toBe(2);
+    expect(missingModule.stderr).toMatch(/--context-checks nope\.mjs could not be imported/);
+  });
+});
+
+describe('toolcap list', () => {
+  it('prints the tool table in catalog order', async () => {
+    const result = await runCli(['list'], { cwd: ROOT });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^TOOL\s+GROUP\s+CATEGORY\s+EXECUTOR\s+COST\/LATENCY\s+CONTEXT$/);
+    expect(lines[1]).toMatch(
+      /^create_event\s+calendar@1\.1\.0\s+creation\s+calendar\s+low\/fast\s+user_id$/,
+    );
+    expect(lines).toHaveLength(17);
+  });
+
+  it('prints {tools, diagnostics} with --json and exits 0 even when files were skipped', async () => {
+    const dir = brokenDir();
+    const result = await runCli(['list', '--json', '--schemas', dir]);
+    expect(result.code).toBe(0);
+    const output = result.json() as { tools: unknown[]; diagnostics: unknown[] };
+    expect(output.tools).toEqual([
+      {
+        name: 'good_tool',
+        group: 'good',
+        version: '1.0.0',
+        category: 'retrieval',
+        executor: 'things',
+        cost_estimate: 'low',
+        latency_estimate: 'fast',
+        requires_context: [],
+      },
+      expect.objectContaining({ name: 'warn_tool' }),
+    ]);
+    expect(output.diagnostics).toHaveLength(2);
+  });
+
+  it('sends diagnostics to stderr in human mode', async () => {
+    const dir = brokenDir();
+    const result = await runCli(['list', '--schemas', dir]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(/INVALID_VERSION/);
+    expect(result.stderr).toMatch(/bad_tools\.json:3:3: error INVALID_VERSION/);
+  });
+});
+
+describe('toolcap (general)', () => {
+  it('shows help, command usage and the version', async () => {
+    const help = await runCli(['help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: toolcap <command> \[options\]/);
+    expect(help.stdout).toMatch(/validate\s+check group files/);
+    const usage = await runCli(['help', 'validate']);
+    expect(usage.stdout).toMatch(
+      /^toolcap validate \[--schemas DIR\]\.\.\. \[--strict\] \[--json\]/,
+    );
+    const flag = await runCli(['list', '--help']);
+    expect(flag.code).toBe(0);
+    expect(flag.stdout).toMatch(/^Usage: toolcap list/);
+    const version = await runCli(['--version']);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const bare = await runCli([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/Usage: toolcap <command>/);
+  });
+
+  it('exits 2 with a suggestion on usage errors', async () => {
+    const command = await runCli(['valdate']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toMatch(/unknown command "valdate"\. Did you mean "toolcap validate"\?/);
+    const option = await runCli(['validate', '--jsn']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(
+      /unknown option --jsn for "toolcap validate"; did you mean --json\?/,
+    );
+    expect(option.stderr).toMatch(/Usage: toolcap validate/);
+    const extra = await runCli(['list', 'stray']);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toMatch(/"toolcap list" takes 0 argument\(s\) \(none\), got 1: "stray"/);
+    const pin = await runCli(['list', '--pin', 'calendar']);
+    expect(pin.code).toBe(2);
+    expect(pin.stderr).toMatch(/--pin expects KEY=VALUE/);
+  });
+});
+
+describe('README', () => {
+  it('lists every diagnostic code in the catalogue', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const code of Object.keys(DIAGNOSTIC_CODES)) expect(readme).toContain(`\`${code}\``);
+  });
+});

@@ -1,0 +1,252 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
+import { ToolcapError } from '../../src/errors/toolcap-error.js';
+import { loadRegistry } from '../../src/load/load-registry.js';
+import { createRegistry } from '../../src/registry/create-registry.js';
+import type { FallbackTool } from '../../src/registry/fallback-tools.js';
+import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+
+const SCHEMAS = join(import.meta.dirname, '../../schemas');
+
+describe('Registry lookups', () => {
+  it('gets, lists and groups tools in catalog order', async () => {
+    const registry = await loadRegistry({ dirs: [SCHEMAS] });
+    expect(registry.size).toBe(16);
+    expect(registry.get('get_agenda')).toMatchObject({
+      name: 'get_agenda',
+      group: 'calendar',
+      version: '1.1.0',
+      category: 'retrieval',
+      source: 'json',
+      pointer: '/tools/1',
+      metadata: { executor: 'calendar', requires_context: ['user_id'] },
+    });
+    expect(registry.has('get_agenda')).toBe(true);
+    expect(registry.get('no_such_tool')).toBeUndefined();
+    expect(registry.list({ group: 'tasks' }).map((tool) => tool.name)).toEqual([
+      'add_task',
+      'list_tasks',
+      'complete_task',
+    ]);
+    expect(registry.list({ category: 'analysis' }).map((tool) => tool.name)).toEqual([
+      'search_journals',
+      'search_project_docs',
+    ]);
+    expect(registry.group('files')?.tools).toEqual(['file_read', 'file_edit']);
+    expect(registry.group('files')?.selection).toEqual({
+      strategy: 'keyword',
+      keywords: [
+        'file',
+        'path',
+        'directory',
+        'folder',
+        'replace',
+        'source code',
+        'config',
+        'node.js',
+        'c++',
+      ],
+    });
+  });
+
+  it('never resolves prototype members as tools or groups', async () => {
+    const registry = await loadRegistry({ dirs: [SCHEMAS] });
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'prototype']) {
+      expect(registry.get(name)).toBeUndefined();
+      expect(registry.has(name)).toBe(false);
+      expect(registry.group(name)).toBeUndefined();
+    }
+  });
+});
+
+describe('Registry.register', () => {
+  it('returns a new snapshot with the group and leaves the old one unchanged', () => {
+    const empty = createRegistry();
+    const registry = empty.register(
+      makeGroup('alpha', { tools: [makeTool({ name: 'alpha_tool' })] }),
+    );
+    expect(empty.size).toBe(0);
+    expect(registry.get('alpha_tool')).toMatchObject({
+      group: 'alpha',
+      version: '1.0.0',
+      source: 'registered',
+      index: 0,
+    });
+    expect(registry.groups().map((group) => group.group)).toEqual(['alpha']);
+    const more = registry.register(makeGroup('beta', { tools: [makeTool({ name: 'beta_tool' })] }));
+    expect(more.list().map((tool) => [tool.name, tool.index])).toEqual([
+      ['alpha_tool', 0],
+      ['beta_tool', 1],
+    ]);
+    expect(more.migrationStatus().jsonOnly).toEqual(['alpha_tool', 'beta_tool']);
+  });
+
+  it('validates like a file and throws with diagnostics', () => {
+    const registry = createRegistry();
+    const error = (() => {
+      try {
+        registry.register(makeGroup('bad', { tools: [makeTool({ name: 'bad name' })] }));
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(RegistryLoadError);
+    expect(ToolcapError.isInstance(error)).toBe(true);
+    const loadError = error as RegistryLoadError;
+    expect(loadError.diagnostics).toMatchObject([
+      { code: 'INVALID_TOOL_NAME', file: '<register>', pointer: '/tools/0/name' },
+    ]);
+    expect(loadError.message).toMatch(
+      /register\(\) rejected the group \(1 error\(s\)\):\n {2}<register>: error INVALID_TOOL_NAME tool name "bad name" is invalid/,
+    );
+    expect(() => registry.register('not an object')).toThrow(/ROOT_NOT_OBJECT/);
+  });
+
+  it('rejects a duplicate group or tool name', () => {
+    const registry = createRegistry().register(
+      makeGroup('alpha', { tools: [makeTool({ name: 'alpha_tool' })] }),
+    );
+    expect(() => registry.register(makeGroup('alpha', { version: '2.0.0' }))).toThrow(
+      /DUPLICATE_GROUP group "alpha" is already registered \(version 1\.0\.0\)/,
+    );
+    expect(() =>
+      registry.register(makeGroup('beta', { tools: [makeTool({ name: 'alpha_tool' })] })),
+    ).toThrow(/DUPLICATE_TOOL tool "alpha_tool" is already defined by group "alpha"/);
+  });
+
+  it('checks context_check names against the registered predicates', () => {
+    const registry = createRegistry({ contextChecks: { has_project: () => true } });
+    expect(() =>
+      registry.register(
+        makeGroup('docs', { selection: { strategy: 'context', context_check: 'missing_check' } }),
+      ),
+    ).toThrow(/UNKNOWN_CONTEXT_CHECK/);
+    const ok = registry.register(
+      makeGroup('docs', { selection: { strategy: 'context', context_check: 'has_project' } }),
+    );
+    expect(ok.group('docs')?.selection.context_check).toBe('has_project');
+  });
+});
+
+describe('fallback (code-defined) tools', () => {
+  const fallbackTools: FallbackTool[] = [
+    {
+      name: 'create_event',
+      description: 'Old code version of create_event',
+      params: [{ name: 'title', type: 'string', required: true }],
+    },
+    {
+      name: 'send_email',
+      description: 'Send an e-mail.',
+      handler: 'mailer',
+      category: 'creation',
+      params: [
+        { name: 'to', type: 'string', description: 'Recipient', required: true },
+        { name: 'cc', type: 'array', description: 'Copies' },
+        { name: 'urgent', type: 'boolean', default: false },
+      ],
+      execute: (input) => ({ sent: input.to }),
+    },
+    {
+      name: 'ping',
+      description: 'Check the service is up.',
+      parameters: { type: 'object', properties: {} },
+      group: 'health',
+    },
+  ];
+
+  it('loads JSON first; fallback tools fill the gaps and the migration status says which is which', async () => {
+    const registry = await loadRegistry({ dirs: [SCHEMAS], fallbackTools });
+    expect(registry.get('create_event')?.source).toBe('json');
+    expect(registry.get('create_event')?.description).not.toMatch(/Old code/);
+    expect(registry.get('send_email')).toMatchObject({
+      source: 'fallback',
+      group: 'fallback',
+      category: 'creation',
+      metadata: { executor: 'mailer' },
+      input_schema: {
+        type: 'object',
+        properties: {
+          to: { type: 'string', description: 'Recipient' },
+          cc: { type: 'array', description: 'Copies', items: { type: 'string' } },
+          urgent: { type: 'boolean', default: false },
+        },
+        required: ['to'],
+      },
+    });
+    expect(registry.get('ping')).toMatchObject({
+      group: 'health',
+      category: 'mutation',
+      metadata: { executor: 'health' },
+    });
+    expect(registry.group('fallback')).toMatchObject({
+      source: 'fallback',
+      selection: { strategy: 'always' },
+      tools: ['send_email'],
+    });
+    const status = registry.migrationStatus();
+    expect(status.both).toEqual(['create_event']);
+    expect(status.fallbackOnly).toEqual(['ping', 'send_email']);
+    expect(status.jsonOnly).toContain('file_edit');
+    expect(status.jsonOnly).not.toContain('create_event');
+    expect(registry.settings.fallbackImplementations.has('send_email')).toBe(true);
+    expect(registry.diagnostics).toEqual([]);
+  });
+
+  it('diagnoses an invalid fallback tool and keeps the others', async () => {
+    const registry = createRegistry({
+      fallbackTools: [
+        { name: 'bad-name', description: 'x' },
+        { name: 'typed_badly', description: 'y', params: [{ name: 'a', type: 'dict' }] },
+        { name: 'good_one', description: 'z' },
+      ],
+    });
+    expect(registry.list().map((tool) => tool.name)).toEqual(['good_one']);
+    expect(
+      registry.diagnostics.map((diagnostic) => [
+        diagnostic.code,
+        diagnostic.file,
+        diagnostic.pointer,
+      ]),
+    ).toEqual([
+      ['INVALID_FALLBACK_TOOL', '<fallback>', '/0/name'],
+      ['INVALID_FALLBACK_TOOL', '<fallback>', '/1/input_schema/properties/a/type'],
+    ]);
+    expect(registry.diagnostics[1]?.message).toMatch(
+      /fallback tool "typed_badly": .*has type "dict".*use "object"/,
+    );
+  });
+
+  it('lets a registered JSON group replace a fallback tool of the same name', () => {
+    const registry = createRegistry({
+      fallbackTools: [{ name: 'do_thing', description: 'code version', execute: () => 1 }],
+    });
+    expect(registry.migrationStatus().fallbackOnly).toEqual(['do_thing']);
+    const migrated = registry.register(makeGroup('things'));
+    expect(migrated.get('do_thing')?.source).toBe('registered');
+    expect(migrated.migrationStatus()).toEqual({
+      jsonOnly: [],
+      fallbackOnly: [],
+      both: ['do_thing'],
+    });
+    expect(migrated.group('fallback')).toBeUndefined();
+    expect(migrated.settings.fallbackImplementations.has('do_thing')).toBe(false);
+  });
+});
+
+describe('createRegistry', () => {
+  it('creates an empty registry with the given settings', () => {
+    const dir = createTempDir();
+    const registry = createRegistry({
+      cwd: dir,
+      handlers: ['my-handlers'],
+      limits: { maxTools: 5 },
+    });
+    expect(registry.size).toBe(0);
+    expect(registry.settings.handlerDirs).toEqual([join(dir, 'my-handlers')]);
+    expect(registry.settings.limits.maxTools).toBe(5);
+    expect(registry.settings.limits.maxSchemaDepth).toBe(64);
+  });
+});
