@@ -1,0 +1,56 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+const built = existsSync(join(ROOT, 'dist/src/index.js'));
+
+// These tests use the build output, as a user would; `npm test` builds first.
+describe.runIf(built)('the published package', () => {
+  it('imports by package name, prints nothing, and exposes the documented API', () => {
+    const script = `
+      const api = await import('tool-capabilities');
+      const registry = await api.loadRegistry({ dirs: ['schemas'] });
+      globalThis.report = JSON.stringify({ exports: Object.keys(api).sort(), tools: registry.size });
+      process.on('exit', () => process.stderr.write(globalThis.report));
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(child.status).toBe(0);
+    // a library never prints: stdout stays empty (natural's index would print a dotenv banner)
+    expect(child.stdout).toBe('');
+    const result = JSON.parse(child.stderr) as { exports: string[]; tools: number };
+    expect(result.tools).toBe(16);
+    for (const name of [
+      'loadRegistry',
+      'createRegistry',
+      'Registry',
+      'RegistryLoadError',
+      'ToolcapError',
+      'DIAGNOSTIC_CODES',
+    ]) {
+      expect(result.exports).toContain(name);
+    }
+  });
+
+  it('ships only the build, the format schema, the README and the license', () => {
+    const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const [pack] = JSON.parse(output) as [{ files: { path: string }[] }];
+    const paths = pack.files.map((file) => file.path);
+    expect(paths).toContain('dist/src/index.js');
+    expect(paths).toContain('dist/src/index.d.ts');
+    expect(paths).toContain('dist/src/cli/bin.js');
+    expect(paths).toContain('schemas/tool-group.schema.json');
+    expect(paths).toContain('README.md');
+    expect(paths).toContain('LICENSE');
+    expect(paths.filter((path) => path.startsWith('test/') || path.startsWith('src/'))).toEqual([]);
+    expect(paths.filter((path) => path.endsWith('_tools.json'))).toEqual([]);
+  });
+});
