@@ -6,6 +6,58 @@
 
 export { RegistryLoadError } from './errors/registry-load-error.js';
 export { ToolcapError } from './errors/toolcap-error.js';
+// executing tool calls: handlers, external --schema tools, MCP server (issue 5)
+export {
+  checkExternalToolSchema,
+  type ExternalSchemaProblem,
+  type ExternalToolSchema,
+} from './execute/check-external-schema.js';
+export {
+  createMcpServer,
+  type McpServerHandle,
+  type McpServerOptions,
+} from './execute/create-mcp-server.js';
+export {
+  type DiscoverExternalToolsOptions,
+  type DiscoveredExternalTool,
+  discoverExternalTools,
+} from './execute/discover-external-tools.js';
+export { EXECUTE_ERROR_CODES, type ExecuteErrorCode } from './execute/execute-error-codes.js';
+export {
+  DEFAULT_EXECUTION_LIMITS,
+  type ExecutionLimits,
+  type ExecutionLimitsInput,
+} from './execute/execution-limits.js';
+export type { ExecutionOptions } from './execute/execution-settings.js';
+export { binaryNameFromTool, toolNameFromBinary } from './execute/external-tool-names.js';
+export {
+  appendJsonLines,
+  type FileLockOptions,
+  readJsonFile,
+  readJsonLines,
+  updateJsonFile,
+  type WriteFileAtomicOptions,
+  withFileLock,
+  writeFileAtomic,
+} from './execute/file-store.js';
+export {
+  DEFAULT_EXTERNAL_GROUP,
+  type LoadExternalToolsOptions,
+  loadExternalTools,
+} from './execute/load-external-tools.js';
+export { ToolError } from './execute/tool-error.js';
+export { ToolNotFoundError } from './execute/tool-not-found-error.js';
+export type {
+  ExecuteOptions,
+  ExecuteResult,
+  InputProblem,
+  ToolCallError,
+  ToolContext,
+  ToolDispatcher,
+  ToolHandler,
+  ToolHandlerOptions,
+} from './execute/types.js';
+export { type InputValidation, validateToolInput } from './execute/validate-tool-input.js';
 export { isValidToolName, normalizeTags, TOOL_NAME_PATTERN } from './format/names.js';
 export type {
   CostEstimate,
@@ -31,6 +83,100 @@ export { DIAGNOSTIC_CODES, type DiagnosticCode } from './load/diagnostic-codes.j
 export { formatDiagnostic } from './load/format-diagnostic.js';
 export { DEFAULT_LOAD_LIMITS, type LoadLimits } from './load/limits.js';
 export { type LoadRegistryOptions, loadRegistry } from './load/load-registry.js';
+// migration and schema evolution: import, migrate status, semver diff (issue 6)
+export {
+  type BuildImportedGroupOptions,
+  buildImportedGroup,
+  type CategorySource,
+  GROUP_FILE_SCHEMA_URL,
+  type ImportedGroup,
+  type ImportedTool,
+  type RenamedTool,
+} from './migrate/build-imported-group.js';
+export {
+  type ChangeBump,
+  diffGroups,
+  type GroupChange,
+  type GroupDiff,
+} from './migrate/diff-groups.js';
+export {
+  type DiffSchemasOptions,
+  diffSchemas,
+  type SchemaChange,
+  type SchemaChangeKind,
+  type SchemaEffect,
+} from './migrate/diff-schemas.js';
+export {
+  IMPORT_SOURCES,
+  type ImportSource,
+  type ImportToolListOptions,
+  importToolList,
+} from './migrate/import-tool-list.js';
+export { type MigrationReport, reportMigration } from './migrate/migration-report.js';
+export {
+  type GroupVersion,
+  parseGroupVersion,
+  readGroupVersion,
+} from './migrate/read-group-version.js';
+export {
+  type ActualBump,
+  type Bump,
+  isBumpSufficient,
+  measureBump,
+} from './migrate/semver-bump.js';
+export {
+  keywordDocument,
+  type SuggestKeywordsOptions,
+  suggestKeywords,
+} from './migrate/suggest-keywords.js';
+export { toGroupName } from './migrate/to-group-name.js';
+// provider translators, both directions (issue 4)
+export {
+  type FromProviderOptions,
+  fromProvider,
+  type ImportResult,
+} from './providers/from-provider.js';
+export { toCanonicalToolName } from './providers/import/to-canonical-tool-name.js';
+export {
+  type AnthropicCacheControl,
+  type AnthropicOptions,
+  type AnthropicTool,
+  type AnthropicToolEntry,
+  type AnthropicToolSearchTool,
+  type BedrockCachePointEntry,
+  type BedrockOptions,
+  type BedrockToolEntry,
+  type BedrockToolSpecEntry,
+  type CanonicalOptions,
+  type CanonicalTool,
+  type GeminiFunctionDeclaration,
+  type GeminiSchema,
+  type GeminiTool,
+  type GeminiType,
+  type GoogleOptions,
+  isProviderId,
+  type McpOptions,
+  type McpTool,
+  type OpenAIChatOptions,
+  type OpenAIChatTool,
+  type OpenAIResponsesOptions,
+  type OpenAIResponsesTool,
+  type OpenAIResponsesToolEntry,
+  type OpenAIToolSearchTool,
+  PROVIDER_IDS,
+  type ProviderId,
+  type ProviderPayload,
+  type ProviderPayloadMap,
+  type SchemaRewriteOptions,
+  type ToolTranslationMetadata,
+  type TranslateOptions,
+  type TranslateOptionsMap,
+  type TranslationResult,
+  type WireSchema,
+} from './providers/provider-types.js';
+export { removeNullOptionals } from './providers/remove-null-optionals.js';
+export { translate } from './providers/translate.js';
+export { TranslationError, type TranslationErrorCode } from './providers/translation-error.js';
 export { type CreateRegistryOptions, createRegistry } from './registry/create-registry.js';
 export type { FallbackExecute, FallbackTool, ParamDefinition } from './registry/fallback-tools.js';
 export { paramsToJsonSchema } from './registry/fallback-tools.js';
@@ -41,3 +187,41 @@ export {
   Registry,
   type RegistrySettings,
 } from './registry/registry.js';
+// per-turn selection and search (issue 3)
+export {
+  DEFAULT_FALLBACK_K,
+  DEFAULT_FALLBACK_MIN_SCORE,
+  DEFAULT_HISTORY_WINDOW,
+} from './select/resolve-select-options.js';
+export { DEFAULT_SEARCH_K } from './select/search-tools.js';
+export type {
+  DropCode,
+  DroppedTool,
+  FallbackOption,
+  HistoryEntry,
+  SearchOptions,
+  SearchResult,
+  SelectedTool,
+  Selection,
+  SelectionReason,
+  SelectionStrategyName,
+  SelectOptions,
+  TypoMatch,
+} from './select/types.js';
+export {
+  type AnalyzedPart,
+  type AnalyzedToken,
+  createTextAnalyzer,
+  type StemmerOption,
+  type TextAnalyzer,
+  type TextAnalyzerOptions,
+} from './text/text-analyzer.js';
+export { type TextToken, tokenize } from './text/tokenize.js';
+// hot reload (issue 8)
+export {
+  type RegistryChange,
+  type RegistryChangeListener,
+  type RegistryWatcher,
+  type WatchRegistryOptions,
+  watchRegistry,
+} from './watch/watch-registry.js';

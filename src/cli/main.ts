@@ -17,6 +17,14 @@ export interface CommandModule {
 const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   validate: () => import('./commands/validate.js'),
   list: () => import('./commands/list.js'),
+  translate: () => import('./commands/translate.js'),
+  run: () => import('./commands/run.js'),
+  mcp: () => import('./commands/mcp.js'),
+  select: () => import('./commands/select.js'),
+  search: () => import('./commands/search.js'),
+  diff: () => import('./commands/diff.js'),
+  migrate: () => import('./commands/migrate.js'),
+  import: () => import('./commands/import.js'),
 };
 
 /**

@@ -1,6 +1,8 @@
 import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
+import { findCatastrophicBacktracking } from '../schema/find-catastrophic-backtracking.js';
 import type { DiagnosticCode } from './diagnostic-codes.js';
 import type { LoadLimits } from './limits.js';
+import { listNames, quoteValue } from './quote-value.js';
 
 /** A problem inside one schema; `pointer` is relative to the schema root. */
 export interface SchemaProblem {
@@ -200,17 +202,17 @@ function walk(
     schema.required.forEach((name, index) => {
       if (typeof name !== 'string') return;
       if (known !== undefined && !known.has(name)) {
-        const defined = known.size > 0 ? [...known].join(', ') : 'none';
+        const defined = known.size > 0 ? listNames([...known]) : 'none';
         context.problems.push({
           code: 'REQUIRED_NOT_DEFINED',
           pointer: `${pointer}/required/${index}`,
-          message: `required lists "${name}", which is not defined in properties (defined: ${defined}); add it to properties or remove it from required`,
+          message: `required lists ${quoteValue(name)}, which is not defined in properties (defined: ${defined}); add it to properties or remove it from required`,
         });
       } else if (known === undefined && ownProperties === undefined && hasType(schema, 'object')) {
         context.problems.push({
           code: 'REQUIRED_NOT_DEFINED',
           pointer: `${pointer}/required/${index}`,
-          message: `required lists "${name}" but this object schema has no properties; define "${name}" under properties`,
+          message: `required lists ${quoteValue(name)} but this object schema has no properties; define ${quoteValue(name)} under properties`,
         });
       }
     });
@@ -231,6 +233,12 @@ function walk(
 
   if (typeof schema.$ref === 'string')
     context.refs.push({ pointer: `${pointer}/$ref`, ref: schema.$ref });
+  for (const keyword of ['$dynamicRef', '$recursiveRef'] as const) {
+    const ref = schema[keyword];
+    if (typeof ref === 'string' && !ref.startsWith('#')) {
+      context.problems.push(externalRef(ref, `${pointer}/${keyword}`));
+    }
+  }
   if (typeof schema.$anchor === 'string') context.anchors.add(schema.$anchor);
 
   if (typeof schema.pattern === 'string') {
@@ -242,12 +250,24 @@ function walk(
     }
   }
 
+  for (const keyword of ['properties', 'patternProperties'] as const) {
+    const map = schema[keyword];
+    if (isPlainObject(map) && Object.hasOwn(map, '__proto__')) {
+      context.problems.push({
+        code: 'INVALID_SCHEMA',
+        pointer: `${pointer}/${keyword}/__proto__`,
+        message: `${keyword} names "__proto__", which JSON Schema validators (ajv) skip, so its value would never be validated; rename it`,
+      });
+    }
+  }
+
   for (const keyword of SCHEMA_MAP_KEYWORDS) {
     const map = schema[keyword];
     if (!isPlainObject(map)) continue;
     for (const [name, child] of Object.entries(map)) {
       const childPointer = `${pointer}/${keyword}/${escapePointerToken(name)}`;
-      if (keyword === 'properties') checkTyped(child, childPointer, `property "${name}"`, context);
+      if (keyword === 'properties')
+        checkTyped(child, childPointer, `property ${quoteValue(name)}`, context);
       walk(child, childPointer, context, undefined);
     }
   }
@@ -347,18 +367,25 @@ function checkPattern(pattern: string, pointer: string, context: WalkContext): v
     context.problems.push({
       code: 'INVALID_PATTERN',
       pointer,
-      message: `pattern ${JSON.stringify(pattern)} is not a valid regular expression (${reason}); fix the regex (it is compiled with the "u" flag)`,
+      message: `pattern ${quoteValue(pattern, 200)} is not a valid regular expression (${reason}); fix the regex (it is compiled with the "u" flag)`,
+    });
+    return;
+  }
+  // model input is matched against it: a pattern that backtracks exponentially would let one
+  // tool call hang the process (ReDoS)
+  const risk = findCatastrophicBacktracking(pattern);
+  if (risk !== undefined) {
+    context.problems.push({
+      code: 'INVALID_PATTERN',
+      pointer,
+      message: `pattern ${quoteValue(pattern, 200)} can backtrack catastrophically on a long non-matching input (ReDoS) at ${quoteValue(risk.construct, 100)}: ${risk.reason}`,
     });
   }
 }
 
 function checkRef(ref: string, pointer: string, context: WalkContext): void {
   if (!ref.startsWith('#')) {
-    context.problems.push({
-      code: 'EXTERNAL_REF',
-      pointer,
-      message: `$ref "${ref}" points outside this schema; only local refs such as "#/$defs/name" are allowed and nothing is ever fetched. Copy the referenced schema under $defs`,
-    });
+    context.problems.push(externalRef(ref, pointer));
     return;
   }
   const fragment = ref.slice(1);
@@ -368,7 +395,7 @@ function checkRef(ref: string, pointer: string, context: WalkContext): void {
       context.problems.push({
         code: 'REF_NOT_FOUND',
         pointer,
-        message: `$ref "${ref}" names the anchor "${fragment}", but no subschema declares "$anchor": "${fragment}"`,
+        message: `$ref ${quoteValue(ref)} names the anchor ${quoteValue(fragment)}, but no subschema declares "$anchor": ${quoteValue(fragment)}`,
       });
     }
     return;
@@ -378,9 +405,17 @@ function checkRef(ref: string, pointer: string, context: WalkContext): void {
     context.problems.push({
       code: 'REF_NOT_FOUND',
       pointer,
-      message: `$ref "${ref}" does not resolve to a schema in this input_schema; define it (usually under "$defs") or fix the path`,
+      message: `$ref ${quoteValue(ref)} does not resolve to a schema in this input_schema; define it (usually under "$defs") or fix the path`,
     });
   }
+}
+
+function externalRef(ref: string, pointer: string): SchemaProblem {
+  return {
+    code: 'EXTERNAL_REF',
+    pointer,
+    message: `${pointer.slice(pointer.lastIndexOf('/') + 1)} ${quoteValue(ref)} points outside this schema; only local refs such as "#/$defs/name" are allowed and nothing is ever fetched. Copy the referenced schema under $defs`,
+  };
 }
 
 function decodeURIComponentSafe(text: string): string {

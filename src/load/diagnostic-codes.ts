@@ -51,6 +51,10 @@ export const DIAGNOSTIC_CODES = {
   UNSATISFIED_PIN: 'A version pin matches no loaded version of the group.',
   INVALID_PIN: 'A version pin is not a valid semver range.',
   INVALID_FALLBACK_TOOL: 'A code-defined fallback tool is invalid.',
+  EXTERNAL_SCHEMA_FAILED:
+    'An external tool did not answer --schema: it failed, timed out, or printed too much.',
+  EXTERNAL_NAME_MISMATCH:
+    "An external tool's --schema name does not match its kebab-case binary name.",
   NO_GROUP_FILES: 'A directory contains no *_tools.json files (warning).',
 } as const;
 

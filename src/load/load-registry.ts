@@ -2,16 +2,22 @@ import { open, stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import fastGlob from 'fast-glob';
 import { RegistryLoadError } from '../errors/registry-load-error.js';
+import { type ExecutionOptions, resolveExecutionSettings } from '../execute/execution-settings.js';
 import type { Diagnostic } from '../format/types.js';
 import { assembleRegistry, type CandidateGroup } from '../registry/assemble-registry.js';
 import type { FallbackTool } from '../registry/fallback-tools.js';
 import type { ContextCheck, Registry, RegistrySettings } from '../registry/registry.js';
+import {
+  resolveTextAnalyzer,
+  type TextAnalyzer,
+  type TextAnalyzerOptions,
+} from '../text/text-analyzer.js';
 import { type LoadLimits, resolveLoadLimits } from './limits.js';
 import { type JsonDocument, parseJsonDocument } from './parse-json-document.js';
 import { validateGroupDocument } from './validate-group-file.js';
 
 /** Options of `loadRegistry`. */
-export interface LoadRegistryOptions {
+export interface LoadRegistryOptions extends ExecutionOptions {
   /** Directories searched (recursively) for `*_tools.json`, in order. Default `["schemas"]`. */
   dirs?: readonly string[];
   /** Base for relative paths. Default `process.cwd()`. */
@@ -33,6 +39,15 @@ export interface LoadRegistryOptions {
    * it is off by default (loading never compiles); `toolcap validate` turns it on.
    */
   checkExamples?: boolean;
+  /**
+   * Tokenizer, stemmer and stopwords for keyword matching and ranking: an analyzer or options
+   * for `createTextAnalyzer`. Default: Unicode folding, symbol-aware words, English Porter.
+   */
+  analyzer?: TextAnalyzer | TextAnalyzerOptions;
+  /** Directories of external `--schema` executables (seed 000) to discover and register. */
+  toolsDirs?: readonly string[];
+  /** Group name for the discovered external tools. Default `external`. */
+  externalGroup?: string;
 }
 
 const GROUP_FILE_GLOB = '**/*_tools.json';
@@ -113,14 +128,28 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
     contextChecks,
     handlerDirs: (options.handlers ?? ['handlers']).map((dir) => resolve(cwd, dir)),
     fallbackImplementations: new Map(),
+    ...resolveExecutionSettings(options, cwd),
+    ...(options.analyzer !== undefined ? { analyzer: resolveTextAnalyzer(options.analyzer) } : {}),
   };
-  const registry = assembleRegistry({
+  let registry = assembleRegistry({
     candidates,
     diagnostics,
     settings,
     ...(options.pins !== undefined ? { pins: options.pins } : {}),
     ...(options.fallbackTools !== undefined ? { fallbackTools: options.fallbackTools } : {}),
   });
+  if (options.toolsDirs !== undefined && options.toolsDirs.length > 0) {
+    // loaded on demand: discovery spawns processes, which plain loading never needs
+    const { loadExternalTools } = await import('../execute/load-external-tools.js');
+    registry = await loadExternalTools(registry, {
+      dirs: options.toolsDirs,
+      cwd,
+      ...(options.externalGroup !== undefined ? { group: options.externalGroup } : {}),
+      ...(options.executionLimits?.discoveryTimeoutMs !== undefined
+        ? { timeoutMs: options.executionLimits.discoveryTimeoutMs }
+        : {}),
+    });
+  }
   if (
     options.strict === true &&
     registry.diagnostics.some((diagnostic) => diagnostic.severity === 'error')

@@ -23,6 +23,7 @@ import {
 } from './check-schema.js';
 import type { DiagnosticCode } from './diagnostic-codes.js';
 import type { LoadLimits } from './limits.js';
+import { quoteValue } from './quote-value.js';
 import { validateExamples } from './validate-examples.js';
 
 /** A problem found in one group document; `pointer` is absolute within the file. */
@@ -199,7 +200,7 @@ function checkGroupSemantics(
         severity: 'error',
         code: 'GROUP_NAME_MISMATCH',
         pointer: '/group',
-        message: `group "${root.group}" does not match the file name "${options.fileName}"; rename the file to "${root.group}_tools.json" or set "group": "${expected ?? '<prefix>'}"`,
+        message: `group ${quoteValue(root.group)} does not match the file name ${quoteValue(options.fileName)}; rename the file to ${quoteValue(`${root.group}_tools.json`)} or set "group": ${quoteValue(expected ?? '<prefix>')}`,
       });
     }
   }
@@ -210,7 +211,7 @@ function checkGroupSemantics(
         severity: 'error',
         code: 'INVALID_VERSION',
         pointer: '/version',
-        message: `version ${JSON.stringify(root.version)} is not a strict semantic version; use MAJOR.MINOR.PATCH such as "1.0.0"`,
+        message: `version ${quoteValue(root.version)} is not a strict semantic version; use MAJOR.MINOR.PATCH such as "1.0.0"`,
       });
     }
   }
@@ -250,7 +251,7 @@ function checkGroupSemantics(
           severity: 'warning',
           code: 'DUPLICATE_KEYWORD',
           pointer: `/selection/keywords/${index}`,
-          message: `keyword ${JSON.stringify(keyword)} repeats /selection/keywords/${previous}; remove the duplicate`,
+          message: `keyword ${quoteValue(keyword)} repeats /selection/keywords/${previous}; remove the duplicate`,
         });
       } else {
         seen.set(folded, index);
@@ -326,7 +327,7 @@ function validateToolEntry(
         severity: 'error',
         code: 'INVALID_SCHEMA',
         pointer: `${pointer}/${field}/$schema`,
-        message: `unsupported $schema ${JSON.stringify(schema.$schema)}; omit it (2020-12 is the default) or use "http://json-schema.org/draft-07/schema#"`,
+        message: `unsupported $schema ${quoteValue(schema.$schema)}; omit it (2020-12 is the default) or use "http://json-schema.org/draft-07/schema#"`,
       });
       continue;
     }
@@ -399,7 +400,7 @@ function validateToolEntry(
 }
 
 function toolLabel(tool: Record<string, unknown>, pointer: string): string {
-  return typeof tool.name === 'string' ? `tool "${tool.name}"` : `the tool at ${pointer}`;
+  return typeof tool.name === 'string' ? `tool ${quoteValue(tool.name)}` : `the tool at ${pointer}`;
 }
 
 function descriptionTooLong(pointer: string, length: number, limits: LoadLimits): GroupProblem {
@@ -485,13 +486,13 @@ function describeGroupError(error: AjvError, root: Record<string, unknown>): Gro
       return fail(
         'INVALID_GROUP_NAME',
         path,
-        `group ${JSON.stringify(value)} is not a snake_case name; use lowercase letters, digits and single underscores, starting with a letter (e.g. "project_docs"), at most 64 characters`,
+        `group ${quoteValue(value)} is not a snake_case name; use lowercase letters, digits and single underscores, starting with a letter (e.g. "project_docs"), at most 64 characters`,
       );
     case '/version':
       return fail(
         'INVALID_VERSION',
         path,
-        `version ${JSON.stringify(value)} is not a strict semantic version; use MAJOR.MINOR.PATCH such as "1.0.0" (no "v" prefix)`,
+        `version ${quoteValue(value)} is not a strict semantic version; use MAJOR.MINOR.PATCH such as "1.0.0" (no "v" prefix)`,
       );
     case '/description':
       return fail(
@@ -509,7 +510,7 @@ function describeGroupError(error: AjvError, root: Record<string, unknown>): Gro
       return fail(
         'UNKNOWN_STRATEGY',
         path,
-        `unknown selection strategy ${JSON.stringify(value)}; use "always", "keyword" or "context"`,
+        `unknown selection strategy ${quoteValue(value)}; use "always", "keyword" or "context"`,
       );
     case '/selection/keywords':
       if (error.keyword === 'minItems') {
@@ -524,7 +525,7 @@ function describeGroupError(error: AjvError, root: Record<string, unknown>): Gro
       return fail(
         'INVALID_FIELD',
         path,
-        `context_check ${JSON.stringify(value)} must be the name of a registered predicate (letters, digits, underscores)`,
+        `context_check ${quoteValue(value)} must be the name of a registered predicate (letters, digits, underscores)`,
       );
     case '/tools':
       return fail(
@@ -537,7 +538,7 @@ function describeGroupError(error: AjvError, root: Record<string, unknown>): Gro
         return fail(
           'INVALID_KEYWORD',
           path,
-          `keyword ${JSON.stringify(value)} must be a non-empty string (a word or phrase such as "pull request")`,
+          `keyword ${quoteValue(value)} must be a non-empty string (a word or phrase such as "pull request")`,
         );
       }
       if (path === '/$schema')
@@ -554,7 +555,8 @@ function describeToolError(
   const path = error.instancePath;
   const pointer = `${base}${path}`;
   const value = getAtPointer(tool, path);
-  const toolName = typeof tool.name === 'string' ? `tool "${tool.name}"` : `the tool at ${base}`;
+  const toolName =
+    typeof tool.name === 'string' ? `tool ${quoteValue(tool.name)}` : `the tool at ${base}`;
   const fail = (code: DiagnosticCode, at: string, message: string): GroupProblem => ({
     severity: 'error',
     code,
@@ -574,7 +576,7 @@ function describeToolError(
       );
     }
     if (isTypeKeywordError(error)) {
-      const text = JSON.stringify(value);
+      const text = quoteValue(value);
       const hint = typeof value === 'string' ? suggestJsonSchemaType(value) : undefined;
       const fix =
         hint !== undefined
@@ -627,7 +629,7 @@ function describeToolError(
       return fail(
         'INVALID_TOOL_NAME',
         pointer,
-        `tool name ${JSON.stringify(value)} is invalid: use letters, digits and underscores, starting with a letter or underscore, at most 64 characters${typeof value === 'string' ? suggestToolName(value) : ''}`,
+        `tool name ${quoteValue(value)} is invalid: use letters, digits and underscores, starting with a letter or underscore, at most 64 characters${typeof value === 'string' ? suggestToolName(value) : ''}`,
       );
     }
     case '/description':
@@ -640,7 +642,7 @@ function describeToolError(
       return fail(
         'INVALID_CATEGORY',
         pointer,
-        `${toolName}: category ${JSON.stringify(value)} is not one of creation, retrieval, mutation, analysis`,
+        `${toolName}: category ${quoteValue(value)} is not one of creation, retrieval, mutation, analysis`,
       );
     case '/metadata':
       return fail(
@@ -652,19 +654,19 @@ function describeToolError(
       return fail(
         'INVALID_EXECUTOR',
         pointer,
-        `${toolName}: executor ${JSON.stringify(value)} is not a plain identifier; use the handler module's name in lowercase letters, digits and underscores (e.g. "calendar" for handlers/calendar). Paths are never accepted`,
+        `${toolName}: executor ${quoteValue(value)} is not a plain identifier; use the handler module's name in lowercase letters, digits and underscores (e.g. "calendar" for handlers/calendar). Paths are never accepted`,
       );
     case '/metadata/cost_estimate':
       return fail(
         'INVALID_COST',
         pointer,
-        `${toolName}: cost_estimate ${JSON.stringify(value)} is not one of low, medium, high`,
+        `${toolName}: cost_estimate ${quoteValue(value)} is not one of low, medium, high`,
       );
     case '/metadata/latency_estimate':
       return fail(
         'INVALID_LATENCY',
         pointer,
-        `${toolName}: latency_estimate ${JSON.stringify(value)} is not one of fast, medium, slow`,
+        `${toolName}: latency_estimate ${quoteValue(value)} is not one of fast, medium, slow`,
       );
     default:
       if (path.startsWith('/metadata/requires_context')) {
@@ -729,7 +731,7 @@ function unknownField(
     severity: 'warning',
     code: 'UNKNOWN_FIELD',
     pointer: `${parent}/${escapePointerToken(field)}`,
-    message: `unknown field "${field}" is ignored; ${hint}known fields here: ${known.join(', ')} (prefix extensions with "x-")`,
+    message: `unknown field ${quoteValue(field)} is ignored; ${hint}known fields here: ${known.join(', ')} (prefix extensions with "x-")`,
   };
 }
 
@@ -746,5 +748,5 @@ function describeJsonType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  return `a ${typeof value} (${JSON.stringify(value)})`;
+  return `a ${typeof value} (${quoteValue(value)})`;
 }

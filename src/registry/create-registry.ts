@@ -1,11 +1,16 @@
 import { resolve } from 'node:path';
+import { resolveExecutionSettings } from '../execute/execution-settings.js';
 import { resolveLoadLimits } from '../load/limits.js';
 import type { LoadRegistryOptions } from '../load/load-registry.js';
+import { resolveTextAnalyzer } from '../text/text-analyzer.js';
 import { assembleRegistry } from './assemble-registry.js';
 import type { Registry } from './registry.js';
 
 /** Options of `createRegistry`: the `loadRegistry` options that do not involve files. */
-export type CreateRegistryOptions = Omit<LoadRegistryOptions, 'dirs' | 'strict'>;
+export type CreateRegistryOptions = Omit<
+  LoadRegistryOptions,
+  'dirs' | 'strict' | 'toolsDirs' | 'externalGroup'
+>;
 
 /**
  * An in-memory registry with no group files, to be filled with `register()` (or holding only
@@ -21,6 +26,10 @@ export function createRegistry(options: CreateRegistryOptions = {}): Registry {
       contextChecks: new Map(Object.entries(options.contextChecks ?? {})),
       handlerDirs: (options.handlers ?? ['handlers']).map((dir) => resolve(cwd, dir)),
       fallbackImplementations: new Map(),
+      ...resolveExecutionSettings(options, cwd),
+      ...(options.analyzer !== undefined
+        ? { analyzer: resolveTextAnalyzer(options.analyzer) }
+        : {}),
     },
     ...(options.pins !== undefined ? { pins: options.pins } : {}),
     ...(options.fallbackTools !== undefined ? { fallbackTools: options.fallbackTools } : {}),

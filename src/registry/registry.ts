@@ -1,5 +1,13 @@
+import { executeTool } from '../execute/execute-tool.js';
+import type { ExecutionLimits } from '../execute/execution-limits.js';
+import type { ExecuteOptions, ExecuteResult, ToolContext } from '../execute/types.js';
 import type { Diagnostic, RegisteredGroup, RegisteredTool, ToolCategory } from '../format/types.js';
 import type { LoadLimits } from '../load/limits.js';
+import { searchTools } from '../select/search-tools.js';
+import { selectTools } from '../select/select-tools.js';
+import { SelectionIndex } from '../select/selection-index.js';
+import type { SearchOptions, SearchResult, Selection, SelectOptions } from '../select/types.js';
+import type { TextAnalyzer } from '../text/text-analyzer.js';
 import type { FallbackExecute } from './fallback-tools.js';
 import { registerGroup } from './register-group.js';
 
@@ -24,6 +32,14 @@ export interface RegistrySettings {
   handlerDirs: readonly string[];
   /** Implementations of code-defined (fallback) tools, by tool name. */
   fallbackImplementations: ReadonlyMap<string, FallbackExecute>;
+  /** Values handed to handlers beyond the call context; also satisfy `requires_context` keys. */
+  services?: ReadonlyMap<string, unknown>;
+  /** Absolute directory for the handlers' stores. Default `<cwd>/.toolcap/data`. */
+  dataDir?: string;
+  /** Timeouts and output limits of `execute`; see `DEFAULT_EXECUTION_LIMITS`. */
+  executionLimits?: ExecutionLimits;
+  /** Tokenizer, stemmer and stopwords of keyword matching and ranking. Default: English Porter. */
+  analyzer?: TextAnalyzer;
 }
 
 /** Everything a registry snapshot holds. */
@@ -56,6 +72,7 @@ export class Registry {
   readonly #toolsByName: ReadonlyMap<string, RegisteredTool>;
   readonly #groupsByName: ReadonlyMap<string, RegisteredGroup>;
   readonly #migration: MigrationStatus;
+  readonly #selection: SelectionIndex;
 
   /** @internal use `loadRegistry()` or `createRegistry()`. */
   constructor(data: RegistryData) {
@@ -66,6 +83,14 @@ export class Registry {
     this.settings = data.settings;
     this.#toolsByName = new Map(this.#tools.map((tool) => [tool.name, tool]));
     this.#groupsByName = new Map(this.#groups.map((group) => [group.group, group]));
+    // the keyword index is built here, once per snapshot; the ranking index on first use
+    this.#selection = new SelectionIndex({
+      tools: this.#tools,
+      groups: this.#groups,
+      contextChecks: this.settings.contextChecks,
+      analyzer: this.settings.analyzer,
+      services: this.settings.services,
+    });
   }
 
   /** The tool named `name`, or undefined. Safe for names that come from a model. */
@@ -110,6 +135,36 @@ export class Registry {
    */
   register(group: unknown): Registry {
     return registerGroup(this, group);
+  }
+
+  /**
+   * Runs one tool call: validates the input (nulls sent for optional parameters are dropped),
+   * checks `requires_context`, runs the handler with a timeout and validates its output. Every
+   * failure is returned as `{ ok: false, error }`; only an unknown tool name rejects, with a
+   * `ToolNotFoundError`.
+   */
+  execute(
+    name: string,
+    input: unknown,
+    context: ToolContext = {},
+    options: ExecuteOptions = {},
+  ): Promise<ExecuteResult> {
+    return executeTool(this, name, input, context, options);
+  }
+
+  /**
+   * The tools for one conversation turn: pinned (`always`) groups, `context` groups whose
+   * condition holds, `keyword` groups whose keywords occur in `message`, groups kept by recent
+   * `history`, and optionally a relevance `fallback`; then filters and budgets. Each tool
+   * carries a `reason`; left-out candidates are in `dropped`. See `SelectOptions`.
+   */
+  select(message: string, options: SelectOptions = {}): Selection {
+    return selectTools(this.#selection, message, options);
+  }
+
+  /** Tools ranked by relevance to `query` (BM25F over names, descriptions, parameters, groups). */
+  search(query: string, options: SearchOptions = {}): SearchResult[] {
+    return searchTools(this.#selection, query, options);
   }
 
   /** Which tools are JSON-only, code-only (still to migrate) or both (safe to delete from code). */

@@ -1,7 +1,12 @@
 import { createRequire } from 'node:module';
 import type { Ajv as AjvInstance, ErrorObject, Options, ValidateFunction } from 'ajv';
+import { getAtPointer } from '../format/json-pointer.js';
 import type { JsonSchema } from '../format/types.js';
 import { schemaDialect } from '../load/check-schema.js';
+import {
+  estimateBacktrackingDegree,
+  findCatastrophicBacktracking,
+} from './find-catastrophic-backtracking.js';
 
 const require = createRequire(import.meta.url);
 
@@ -21,9 +26,58 @@ export type SchemaValidationResult = { valid: true } | { valid: false; issues: S
 /** A compiled, reusable validator. */
 export type CompiledSchema = (data: unknown) => SchemaValidationResult;
 
+/**
+ * Longest string matched against a `pattern` (or a `patternProperties` key), in characters. A
+ * longer string fails the pattern without reaching the regex engine. Patterns whose
+ * backtracking is polynomial get a lower bound (see `patternInputLimit`).
+ */
+export const MAX_PATTERN_INPUT_LENGTH = 10_000;
+
+/** Backtracking steps one pattern test may cost at most (about a tenth of a second in V8). */
+const PATTERN_STEP_BUDGET = 5e7;
+const inputLimits = new Map<string, number>();
+
+/**
+ * The longest string matched against `pattern`: `MAX_PATTERN_INPUT_LENGTH`, lowered so that
+ * n^degree stays within the step budget. `\\d+\\d+x` (unanchored, degree 3) takes six minutes
+ * on 10,000 digits; it is limited to 368 characters.
+ */
+export function patternInputLimit(pattern: string): number {
+  let limit = inputLimits.get(pattern);
+  if (limit === undefined) {
+    const degree = estimateBacktrackingDegree(pattern);
+    limit = Math.min(MAX_PATTERN_INPUT_LENGTH, Math.floor(PATTERN_STEP_BUDGET ** (1 / degree)));
+    if (inputLimits.size < 10_000) inputLimits.set(pattern, limit);
+  }
+  return limit;
+}
+
+/**
+ * ajv's RegExp factory: refuses patterns that can backtrack exponentially (the loader reports
+ * them as INVALID_PATTERN; this catches schemas that reach `compileSchema` another way), and
+ * never runs a regex on a string longer than `MAX_PATTERN_INPUT_LENGTH`.
+ */
+const boundedRegExp: RegExpEngine = Object.assign(
+  (pattern: string, flags: string) => {
+    const risk = findCatastrophicBacktracking(pattern);
+    if (risk !== undefined) {
+      throw new Error(
+        `pattern ${JSON.stringify(pattern.slice(0, 200))} can backtrack catastrophically (${risk.reason})`,
+      );
+    }
+    const regex = new RegExp(pattern, flags);
+    const limit = patternInputLimit(pattern);
+    return { test: (text: string) => text.length <= limit && regex.test(text) };
+  },
+  { code: 'boundedRegExp' },
+);
+
+type RegExpEngine = NonNullable<NonNullable<Options['code']>['regExp']>;
 type Dialect = '2020-12' | 'draft-07';
 const engines = new Map<Dialect, AjvInstance>();
 const cache = new WeakMap<object, CompiledSchema>();
+// one shared object: a passing validation (the hot path of every tool call) allocates nothing
+const VALID: SchemaValidationResult = Object.freeze({ valid: true });
 let compileCount = 0;
 
 function createEngine(dialect: Dialect): AjvInstance {
@@ -36,6 +90,10 @@ function createEngine(dialect: Dialect): AjvInstance {
     validateSchema: false,
     // no $ref is ever resolved over the network: only local refs pass the loader
     addUsedSchema: false,
+    // model input is untrusted: "required" and "properties" look at own properties only, so
+    // Object.prototype members (constructor, toString, __proto__) never count as present
+    ownProperties: true,
+    code: { regExp: boundedRegExp },
   };
   let engine: AjvInstance;
   if (dialect === 'draft-07') {
@@ -75,8 +133,11 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
   const validate: ValidateFunction = engineFor(dialect).compile(schema);
   compileCount++;
   const compiled: CompiledSchema = (data) => {
-    if (validate(data)) return { valid: true };
-    return { valid: false, issues: (validate.errors ?? []).map(describeIssue) };
+    if (validate(data)) return VALID;
+    return {
+      valid: false,
+      issues: (validate.errors ?? []).map((error) => describeIssue(error, data)),
+    };
   };
   cache.set(schema, compiled);
   return compiled;
@@ -87,7 +148,7 @@ export function getCompileCount(): number {
   return compileCount;
 }
 
-function describeIssue(error: ErrorObject): SchemaIssue {
+function describeIssue(error: ErrorObject, data: unknown): SchemaIssue {
   const where = error.instancePath === '' ? 'input' : error.instancePath;
   const params = error.params as Record<string, unknown>;
   let message: string;
@@ -113,6 +174,15 @@ function describeIssue(error: ErrorObject): SchemaIssue {
     case 'const':
       message = `${where} must be ${JSON.stringify(params.allowedValue)}`;
       break;
+    case 'pattern': {
+      const value = getAtPointer(data, error.instancePath);
+      const limit = patternInputLimit(String(params.pattern));
+      message =
+        typeof value === 'string' && value.length > limit
+          ? `${where} is ${value.length} characters; strings longer than ${limit} are not matched against the pattern ${JSON.stringify(params.pattern)}, so it is rejected`
+          : `${where} must match the pattern ${JSON.stringify(params.pattern)}`;
+      break;
+    }
     default:
       message = `${where} ${error.message ?? 'is invalid'}`;
   }

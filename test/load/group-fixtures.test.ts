@@ -326,6 +326,29 @@ const INVALID: Record<string, Case> = {
       },
     ],
   },
+  'redos_pattern_tools.json': {
+    tools: 0,
+    group: true,
+    diagnostics: [
+      {
+        code: 'INVALID_PATTERN',
+        pointer: '/tools/0/input_schema/properties/code/pattern',
+        message:
+          /pattern "\^\(a\+\)\+\$" can backtrack catastrophically on a long non-matching input \(ReDoS\) at "\(a\+\)\+"/,
+      },
+    ],
+  },
+  'proto_property_tools.json': {
+    tools: 0,
+    group: true,
+    diagnostics: [
+      {
+        code: 'INVALID_SCHEMA',
+        pointer: '/tools/0/input_schema/properties/__proto__',
+        message: /properties names "__proto__", which JSON Schema validators \(ajv\) skip/,
+      },
+    ],
+  },
   'unsupported_dialect_tools.json': {
     tools: 0,
     group: true,

@@ -1,0 +1,304 @@
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import valid from 'semver/functions/valid.js';
+import { ToolcapError } from '../../errors/toolcap-error.js';
+import { GROUP_NAME_PATTERN, isValidExecutorName } from '../../format/names.js';
+import type { SelectionStrategy, Warning } from '../../format/types.js';
+import { formatDiagnostic } from '../../load/format-diagnostic.js';
+import { displayPath, loadRegistry } from '../../load/load-registry.js';
+import { parseJsonDocument } from '../../load/parse-json-document.js';
+import type { ImportedGroup } from '../../migrate/build-imported-group.js';
+import {
+  IMPORT_SOURCES,
+  type ImportSource,
+  importToolList,
+} from '../../migrate/import-tool-list.js';
+import { keywordDocument } from '../../migrate/suggest-keywords.js';
+import { toGroupName } from '../../migrate/to-group-name.js';
+import { CliUsageError } from '../cli-usage-error.js';
+import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
+import { optionalString, parseCliArgs } from '../parse-cli-args.js';
+
+/** One-line summary for `toolcap help`. */
+export const summary = 'turn an existing tool list into a validated group file';
+
+/** Usage text. */
+export const usage = `toolcap import --from FORMAT FILE --group NAME [options]
+
+Converts the tools in FILE into <out>/<group>_tools.json and checks the file with the loader.
+FORMAT: ${IMPORT_SOURCES.join(', ')}.
+FILE may hold a provider's "tools" array (or the whole request body), an MCP tools/list result
+{"tools": [...]}, seed 000 --schema output (one object or an array; --from canonical), or
+seed 003 tools with "params" lists (--from params). Invalid names are converted (the mapping
+is printed and kept as "x-original-name"), messy types are repaired, each with a warning.
+Details: docs/migration.md.
+
+Exit 0 when the file was written and loads without errors, 1 when the import failed (unreadable
+or unusable FILE, an existing file without --force, a file the loader rejects), 2 on a usage error.
+
+Options:
+  --from FORMAT            format of FILE (required)
+  --group NAME             snake_case group name; the file is NAME_tools.json (required)
+  --version VERSION        semver version of the group (default 1.0.0)
+  --executor NAME          handler module for the tools (handlers/NAME; default: the group name)
+  --strategy STRATEGY      always (default), keyword or context
+  --keywords A,B,...       keywords for a keyword group (default: suggested by TF-IDF)
+  --description TEXT       group description (default: "Tools imported from FILE (FORMAT).")
+  --out DIR                directory to write to (default ./schemas)
+  --force                  replace an existing NAME_tools.json
+  --json                   print {"file", "group", "tools", "renamed", "categories", "keywords", "warnings", "diagnostics"}`;
+
+const STRATEGIES: readonly SelectionStrategy[] = ['always', 'keyword', 'context'];
+
+/** Runs `toolcap import`. */
+export async function run(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCliArgs(
+    'import',
+    args,
+    {
+      from: { type: 'string' },
+      group: { type: 'string' },
+      version: { type: 'string' },
+      executor: { type: 'string' },
+      strategy: { type: 'string' },
+      keywords: { type: 'string' },
+      description: { type: 'string' },
+      out: { type: 'string' },
+      force: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    { min: 1, max: 1, names: 'FILE' },
+  );
+  const options = readOptions(values);
+  const file = positionals[0]!;
+
+  const input = await readInput(file, io.cwd);
+  const outDir = resolve(io.cwd, options.out ?? 'schemas');
+  const target = join(outDir, `${options.group}_tools.json`);
+  const shownTarget = displayPath(target, io.cwd);
+  if (existsSync(target) && values.force !== true) {
+    throw new ToolcapError(
+      'IMPORT_TARGET_EXISTS',
+      `refusing to overwrite ${shownTarget}; pass --force to replace it, or choose another --group or --out`,
+    );
+  }
+  const others = await readOtherGroups(outDir, options.group, io.cwd);
+  const imported = importToolList(input, {
+    from: options.from,
+    group: options.group,
+    sourceLabel: `${file} (${options.from})`,
+    reservedNames: others.names,
+    restDocuments: others.documents,
+    ...(options.version !== undefined ? { version: options.version } : {}),
+    ...(options.executor !== undefined ? { executor: options.executor } : {}),
+    ...(options.strategy !== undefined ? { strategy: options.strategy } : {}),
+    ...(options.keywords !== undefined ? { keywords: options.keywords } : {}),
+    ...(options.description !== undefined ? { description: options.description } : {}),
+  });
+
+  const written = (imported.document.tools as unknown[]).length;
+  if (written === 0) {
+    const first = imported.warnings[0];
+    throw new ToolcapError(
+      'IMPORT_NO_TOOLS',
+      `no tool of ${file} could be imported as --from ${options.from}${first === undefined ? ' (it holds no tools)' : ` (${imported.warnings.length} warning(s); the first: ${formatWarning(first)})`}; check --from. Nothing was written`,
+    );
+  }
+  await mkdir(outDir, { recursive: true });
+  await writeFile(target, `${JSON.stringify(imported.document, null, 2)}\n`);
+
+  // the proof that the file is usable: load the directory as `toolcap validate` would
+  const registry = await loadRegistry({ dirs: [outDir], cwd: io.cwd });
+  const diagnostics = registry.diagnostics.filter((diagnostic) => diagnostic.file === shownTarget);
+  const failed =
+    diagnostics.some((diagnostic) => diagnostic.severity === 'error') ||
+    registry.group(options.group)?.file !== target;
+
+  if (values.json === true) {
+    writeJson(io, {
+      file: shownTarget,
+      group: options.group,
+      version: imported.document.version,
+      strategy: options.strategy ?? 'always',
+      tools: written,
+      renamed: imported.renamed,
+      categories: imported.categories,
+      keywords: imported.keywords,
+      warnings: imported.warnings,
+      diagnostics,
+    });
+  } else {
+    printReport(io, shownTarget, imported, options.strategy ?? 'always');
+    for (const diagnostic of diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
+  }
+  if (failed) {
+    io.stderr(
+      `toolcap: ${shownTarget} was written but does not load cleanly (see above); fix it or report the input that produced it\n`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+interface ImportCliOptions {
+  from: ImportSource;
+  group: string;
+  version?: string;
+  executor?: string;
+  strategy?: SelectionStrategy;
+  keywords?: string[];
+  description?: string;
+  out?: string;
+}
+
+function readOptions(values: Record<string, unknown>): ImportCliOptions {
+  const read = (name: string) =>
+    optionalString(values[name] as Parameters<typeof optionalString>[0]);
+  const from = read('from');
+  if (from === undefined || !(IMPORT_SOURCES as readonly string[]).includes(from)) {
+    throw new CliUsageError(
+      `${from === undefined ? '--from FORMAT is required' : `unknown --from ${JSON.stringify(from)}`}; use one of ${IMPORT_SOURCES.join(', ')}`,
+      'import',
+    );
+  }
+  const group = read('group');
+  if (group === undefined) {
+    throw new CliUsageError('--group NAME is required (the file is NAME_tools.json)', 'import');
+  }
+  if (!GROUP_NAME_PATTERN.test(group) || group.length > 64) {
+    throw new CliUsageError(
+      `--group ${JSON.stringify(group)} is not a snake_case group name; try --group ${toGroupName(group)}`,
+      'import',
+    );
+  }
+  const options: ImportCliOptions = { from: from as ImportSource, group };
+  const version = read('version');
+  if (version !== undefined) {
+    if (valid(version) !== version) {
+      throw new CliUsageError(
+        `--version ${JSON.stringify(version)} is not a strict semantic version such as 1.0.0`,
+        'import',
+      );
+    }
+    options.version = version;
+  }
+  const executor = read('executor');
+  if (executor !== undefined) {
+    if (!isValidExecutorName(executor)) {
+      throw new CliUsageError(
+        `--executor ${JSON.stringify(executor)} is not a handler name (lowercase letters, digits and underscores, starting with a letter)`,
+        'import',
+      );
+    }
+    options.executor = executor;
+  }
+  const strategy = read('strategy');
+  if (strategy !== undefined) {
+    if (!(STRATEGIES as readonly string[]).includes(strategy)) {
+      throw new CliUsageError(
+        `unknown --strategy ${JSON.stringify(strategy)}; use always, keyword or context`,
+        'import',
+      );
+    }
+    options.strategy = strategy as SelectionStrategy;
+  }
+  const keywords = read('keywords');
+  if (keywords !== undefined) {
+    options.keywords = keywords
+      .split(',')
+      .map((keyword) => keyword.trim())
+      .filter((keyword) => keyword !== '');
+  }
+  const description = read('description');
+  if (description !== undefined) options.description = description;
+  const out = read('out');
+  if (out !== undefined) options.out = out;
+  return options;
+}
+
+async function readInput(file: string, cwd: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    throw new ToolcapError(
+      'IMPORT_INVALID_INPUT',
+      `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const parsed = parseJsonDocument(text);
+  if (!parsed.ok) {
+    throw new ToolcapError(
+      'IMPORT_INVALID_INPUT',
+      parsed.reason === 'empty'
+        ? `${file} is empty; it must hold a JSON tool list`
+        : `${file}:${parsed.position.line}:${parsed.position.column}: invalid JSON: ${parsed.message}`,
+    );
+  }
+  return parsed.document.value;
+}
+
+/** Tool names and keyword texts of the groups already in `outDir` (except `group` itself). */
+async function readOtherGroups(
+  outDir: string,
+  group: string,
+  cwd: string,
+): Promise<{ names: Set<string>; documents: string[] }> {
+  if (!existsSync(outDir) || !statSync(outDir).isDirectory()) {
+    return { names: new Set(), documents: [] };
+  }
+  const registry = await loadRegistry({ dirs: [outDir], cwd });
+  const names = new Set<string>();
+  const documents: string[] = [];
+  for (const other of registry.groups()) {
+    if (other.group === group) continue;
+    const tools = registry.list({ group: other.group });
+    for (const tool of tools) names.add(tool.name);
+    documents.push(keywordDocument(tools));
+  }
+  return { names, documents };
+}
+
+function printReport(
+  io: CliIo,
+  target: string,
+  imported: ImportedGroup,
+  strategy: SelectionStrategy,
+): void {
+  const style = createStyle(useColor(io));
+  const document = imported.document;
+  const count = (document.tools as unknown[]).length;
+  io.stdout(
+    `${style.green(`Wrote ${target}`)}: group "${String(document.group)}" ${String(document.version)}, ${count} tool(s), strategy ${strategy}\n`,
+  );
+  if (imported.renamed.length > 0) {
+    io.stdout(`Renamed (${imported.renamed.length}):\n`);
+    for (const entry of imported.renamed) {
+      io.stdout(
+        `  ${entry.from} -> ${entry.to}${entry.reason === 'collision' ? ' (name used by another group)' : ''}\n`,
+      );
+    }
+  }
+  const tally = new Map<string, number>();
+  for (const { category } of imported.categories)
+    tally.set(category, (tally.get(category) ?? 0) + 1);
+  const fromDescription = imported.categories.filter((entry) => entry.source === 'description');
+  const defaulted = imported.categories.filter((entry) => entry.source === 'default');
+  io.stdout(
+    `Categories: ${[...tally].map(([category, n]) => `${n} ${category}`).join(', ') || 'none'} (${fromDescription.length} from the description, ${defaulted.length} defaulted${defaulted.length > 0 ? ': check those' : ''})\n`,
+  );
+  if (imported.keywords.length > 0) {
+    io.stdout(`Keywords (edit them in the file): ${imported.keywords.join(', ')}\n`);
+  }
+  if (imported.warnings.length > 0) {
+    io.stdout(`Warnings (${imported.warnings.length}):\n`);
+    for (const warning of imported.warnings)
+      io.stdout(`  ${style.yellow(formatWarning(warning))}\n`);
+  }
+}
+
+function formatWarning(warning: Warning): string {
+  const where = [warning.tool, warning.pointer].filter((part) => part !== undefined).join(' ');
+  return `${warning.code}${where === '' ? '' : ` ${where}`}: ${warning.message}`;
+}

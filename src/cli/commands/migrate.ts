@@ -1,0 +1,82 @@
+import { ToolcapError } from '../../errors/toolcap-error.js';
+import { loadFallbackModule } from '../../migrate/load-fallback-module.js';
+import { reportMigration } from '../../migrate/migration-report.js';
+import { CliUsageError } from '../cli-usage-error.js';
+import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
+import { keyValuePairs, optionalString, parseCliArgs, stringList } from '../parse-cli-args.js';
+import { printDiagnostics } from '../print-diagnostics.js';
+
+/** One-line summary for `toolcap help`. */
+export const summary = 'show which tools are still defined in code (migration status)';
+
+/** Usage text. */
+export const usage = `toolcap migrate status [--schemas DIR]... --fallback MODULE [--json]
+
+Compares the tools of the group files with the code-defined tools MODULE exports (its default
+export or a named "tools" export: an array of tool objects, or seed-003 {name, description,
+params}) and lists them as JSON-only (migrated), fallback-only (still to migrate) and both
+(JSON wins: safe to delete from code). Load problems go to stderr. Exit 0.
+
+Options:
+  --schemas DIR            directory of *_tools.json files (repeatable; default ./schemas)
+  --pin GROUP=RANGE        use the highest version of GROUP matching RANGE (repeatable)
+  --fallback MODULE        JavaScript module exporting the code-defined tools (required)
+  --json                   print {"json_only": [...], "fallback_only": [...], "both": [...], "diagnostics": [...]}`;
+
+/** Runs `toolcap migrate`. */
+export async function run(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCliArgs(
+    'migrate',
+    args,
+    {
+      schemas: { type: 'string', multiple: true },
+      pin: { type: 'string', multiple: true },
+      fallback: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    { min: 1, max: 1, names: 'SUBCOMMAND (status)' },
+  );
+  if (positionals[0] !== 'status') {
+    throw new CliUsageError(
+      `unknown subcommand "migrate ${positionals[0]}"; the only one is "migrate status"`,
+      'migrate',
+    );
+  }
+  const module = optionalString(values.fallback);
+  if (module === undefined) {
+    throw new CliUsageError(
+      '--fallback MODULE is required: the module that exports your code-defined tools',
+      'migrate',
+    );
+  }
+  let fallbackTools: Awaited<ReturnType<typeof loadFallbackModule>>;
+  try {
+    fallbackTools = await loadFallbackModule(module, io.cwd);
+  } catch (error) {
+    if (ToolcapError.isInstance(error))
+      throw new CliUsageError(`--fallback ${error.message}`, 'migrate');
+    throw error;
+  }
+  const schemas = stringList(values.schemas);
+  const report = await reportMigration(fallbackTools, {
+    dirs: schemas.length > 0 ? schemas : ['schemas'],
+    cwd: io.cwd,
+    pins: keyValuePairs('migrate', 'pin', values.pin),
+  });
+  if (values.json === true) {
+    writeJson(io, report);
+    return 0;
+  }
+  printDiagnostics(io, report.diagnostics);
+  const style = createStyle(useColor(io));
+  const sections: [string, string[], (text: string) => string][] = [
+    ['JSON only (migrated)', report.json_only, style.green],
+    ['Fallback only (still to migrate)', report.fallback_only, style.yellow],
+    ['Both (JSON wins; safe to delete from code)', report.both, style.dim],
+  ];
+  for (const [title, names, paint] of sections) {
+    io.stdout(`${style.bold(`${title}: ${names.length}`)}\n`);
+    for (const name of names) io.stdout(`  ${paint(name)}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,157 @@
+import { resolve } from 'node:path';
+import { ToolNotFoundError } from '../../execute/tool-not-found-error.js';
+import { withExecutionSettings } from '../../execute/with-execution-settings.js';
+import { parseJsonDocument } from '../../load/parse-json-document.js';
+import type { Registry } from '../../registry/registry.js';
+import { CliUsageError } from '../cli-usage-error.js';
+import type { CliIo } from '../io.js';
+import { writeJson } from '../io.js';
+import {
+  type CliOption,
+  keyValuePairs,
+  optionalString,
+  type ParsedArgs,
+  parseCliArgs,
+  positiveInteger,
+  stringList,
+} from '../parse-cli-args.js';
+import { printDiagnostics } from '../print-diagnostics.js';
+import { loadCliRegistry, REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+
+/** One-line summary for `toolcap help`. */
+export const summary = 'execute one tool call and print the result as JSON';
+
+/** Options shared by `run` and `mcp`: what a registry needs to execute calls. */
+export const EXECUTION_OPTIONS: Readonly<Record<string, CliOption>> = {
+  context: { type: 'string', multiple: true },
+  'tools-dir': { type: 'string', multiple: true },
+  group: { type: 'string' },
+  'data-dir': { type: 'string' },
+};
+
+/** Usage text for EXECUTION_OPTIONS. */
+export const EXECUTION_OPTIONS_USAGE = `  --context KEY=VALUE      context value passed to tools that require KEY (repeatable)
+  --tools-dir DIR          directory of external --schema executables (repeatable)
+  --group NAME             group name for the external tools (default external)
+  --data-dir DIR           where the bundled handlers store data (default $TOOLCAP_DATA_DIR,
+                           else ./.toolcap/data)`;
+
+/** Usage text. */
+export const usage = `toolcap run [--schemas DIR]... [--handlers DIR]... [--context KEY=VALUE]... TOOL --input JSON
+
+Validates the input, runs the tool's handler and prints {"ok": true, "output": ...} or
+{"ok": false, "error": {"code", "message", "details"}} on stdout. Exit code 0 when ok, 1 when
+the call failed (invalid input, unknown tool, handler error, timeout), 2 on a usage error.
+Load diagnostics go to stderr.
+
+Options:
+${REGISTRY_OPTIONS_USAGE}
+${EXECUTION_OPTIONS_USAGE}
+  --input JSON             the tool's arguments as a JSON object (default {}); "-" reads stdin
+  --timeout MS             run-time limit in milliseconds (default from latency_estimate)`;
+
+/** Runs `toolcap run`. */
+export async function run(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseRunArgs(args);
+  const toolName = positionals[0]!;
+  const input = await readInput(values, io);
+  const context = keyValuePairs('run', 'context', values.context);
+  const timeoutMs = positiveInteger('run', 'timeout', values.timeout);
+  const registry = await loadExecutionRegistry('run', values, io);
+  printDiagnostics(io, registry.diagnostics);
+  try {
+    const result = await registry.execute(toolName, input, context, {
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
+    writeJson(io, result);
+    return result.ok ? 0 : 1;
+  } catch (error) {
+    if (!(error instanceof ToolNotFoundError)) throw error;
+    writeJson(io, {
+      ok: false,
+      error: {
+        code: error.code,
+        message: error.message,
+        details: { tool: error.toolName, suggestions: [...error.suggestions] },
+      },
+    });
+    return 1;
+  }
+}
+
+function parseRunArgs(args: readonly string[]): ParsedArgs {
+  return parseCliArgs(
+    'run',
+    args,
+    {
+      ...REGISTRY_OPTIONS,
+      ...EXECUTION_OPTIONS,
+      input: { type: 'string' },
+      timeout: { type: 'string' },
+    },
+    { min: 1, max: 1, names: 'TOOL' },
+  );
+}
+
+/**
+ * Loads the registry for `run` and `mcp`: the common registry options, then external tools
+ * (`--tools-dir`, `--group`) and the data dir (`--data-dir`, `$TOOLCAP_DATA_DIR`).
+ */
+export async function loadExecutionRegistry(
+  command: string,
+  values: ParsedArgs['values'],
+  io: CliIo,
+): Promise<Registry> {
+  let registry = await loadCliRegistry(command, values, io);
+  const toolsDirs = stringList(values['tools-dir']);
+  const group = optionalString(values.group);
+  if (group !== undefined && toolsDirs.length === 0) {
+    throw new CliUsageError(
+      '--group names the group of external tools; give --tools-dir DIR too',
+      command,
+    );
+  }
+  if (toolsDirs.length > 0) {
+    const { loadExternalTools } = await import('../../execute/load-external-tools.js');
+    registry = await loadExternalTools(registry, {
+      dirs: toolsDirs,
+      cwd: io.cwd,
+      ...(group !== undefined ? { group } : {}),
+    });
+  }
+  const dataDir = optionalString(values['data-dir']) ?? nonEmpty(io.env.TOOLCAP_DATA_DIR);
+  return dataDir === undefined
+    ? withExecutionSettings(registry, { dataDir: resolve(io.cwd, '.toolcap/data') })
+    : withExecutionSettings(registry, { dataDir: resolve(io.cwd, dataDir) });
+}
+
+async function readInput(values: ParsedArgs['values'], io: CliIo): Promise<unknown> {
+  const text = optionalString(values.input);
+  if (text === undefined) return {};
+  const source = text === '-' ? await readStream(io) : text;
+  const parsed = parseJsonDocument(source);
+  if (parsed.ok) return parsed.document.value;
+  if (parsed.reason === 'empty') {
+    throw new CliUsageError(
+      '--input is empty; give the arguments as a JSON object, e.g. --input \'{"title": "x"}\'',
+      'run',
+    );
+  }
+  throw new CliUsageError(
+    `--input is not valid JSON: ${parsed.message} at line ${parsed.position.line}, column ${parsed.position.column}; give the arguments as a JSON object, e.g. --input '{"title": "x"}'`,
+    'run',
+  );
+}
+
+async function readStream(io: CliIo): Promise<string> {
+  if (io.stdin === undefined)
+    throw new CliUsageError('--input - reads stdin, but there is none', 'run');
+  const chunks: Buffer[] = [];
+  for await (const chunk of io.stdin)
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}

@@ -1,0 +1,238 @@
+import type { CostEstimate, LatencyEstimate, ToolCategory } from '../../format/types.js';
+import { translate } from '../../providers/translate.js';
+import type { Registry } from '../../registry/registry.js';
+import type {
+  HistoryEntry,
+  Selection,
+  SelectionReason,
+  SelectOptions,
+} from '../../select/types.js';
+import { CliUsageError } from '../cli-usage-error.js';
+import { formatTable } from '../format-table.js';
+import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
+import {
+  keyValuePairs,
+  optionalString,
+  parseCliArgs,
+  positiveInteger,
+  stringList,
+} from '../parse-cli-args.js';
+import { printDiagnostics } from '../print-diagnostics.js';
+import { loadCliRegistry, REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+
+/** One-line summary for `toolcap help`. */
+export const summary = 'choose the tools for one conversation turn, with reasons';
+
+/** Usage text. */
+export const usage = `toolcap select [--schemas DIR]... [--context KEY=VALUE]... [--history TEXT]...
+       [--max-tools N] [--max-tokens N] [--provider P] [--json] MESSAGE
+
+Selects the tools for MESSAGE: pinned (always) groups, context groups whose condition holds,
+keyword groups whose keywords occur in MESSAGE, groups kept by recent history, then filters and
+budgets. Prints a table of tool, group, strategy and why (or JSON), and the tools left out.
+
+Options:
+${REGISTRY_OPTIONS_USAGE}
+  --context KEY=VALUE      a context value for this turn, e.g. user_id=u1 (repeatable)
+  --history TEXT           an earlier user message, oldest first, or the name of a tool called
+                           in an earlier turn (repeatable)
+  --history-window N       how many of the latest --history entries count (default 4)
+  --max-tools N            at most N tools (pinned tools are kept even above it)
+  --max-tokens N           at most N estimated tokens of definitions for --provider
+  --provider P             openai, openai-responses, anthropic, google, bedrock, mcp or canonical;
+                           with --json also prints the provider's "payload" (its tools value)
+  --max-cost C             leave out tools costlier than C (low, medium, high)
+  --max-latency L          leave out tools slower than L (fast, medium, slow)
+  --category C             only tools of category C (repeatable)
+  --fallback K             when no keyword group matches, offer the K most relevant tools
+  --min-score S            minimum relevance 0-1 of fallback tools (default 0.05)
+  --typos                  also match keywords one typo away (words of 5+ letters)
+  --json                   print {"tools": [...], "dropped": [...], "warnings": [...]}`;
+
+const OPTIONS = {
+  ...REGISTRY_OPTIONS,
+  context: { type: 'string', multiple: true },
+  history: { type: 'string', multiple: true },
+  'history-window': { type: 'string' },
+  'max-tools': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  provider: { type: 'string' },
+  'max-cost': { type: 'string' },
+  'max-latency': { type: 'string' },
+  category: { type: 'string', multiple: true },
+  fallback: { type: 'string' },
+  'min-score': { type: 'string' },
+  typos: { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+const PROVIDERS = [
+  'openai',
+  'openai-responses',
+  'anthropic',
+  'google',
+  'bedrock',
+  'mcp',
+  'canonical',
+] as const;
+const COSTS = ['low', 'medium', 'high'] as const;
+const LATENCIES = ['fast', 'medium', 'slow'] as const;
+const CATEGORIES = ['creation', 'retrieval', 'mutation', 'analysis'] as const;
+
+/** Runs `toolcap select`. */
+export async function run(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCliArgs('select', args, OPTIONS, {
+    min: 1,
+    max: 1,
+    names: 'MESSAGE',
+  });
+  const message = positionals[0]!;
+  const options: SelectOptions = { context: keyValuePairs('select', 'context', values.context) };
+  const maxTools = positiveInteger('select', 'max-tools', values['max-tools']);
+  if (maxTools !== undefined) options.maxTools = maxTools;
+  const maxTokens = positiveInteger('select', 'max-tokens', values['max-tokens']);
+  if (maxTokens !== undefined) options.maxTokens = maxTokens;
+  const historyWindow = positiveInteger('select', 'history-window', values['history-window']);
+  if (historyWindow !== undefined) options.historyWindow = historyWindow;
+  const provider = choice('provider', optionalString(values.provider), PROVIDERS);
+  if (provider !== undefined) options.provider = provider;
+  const maxCost = choice('max-cost', optionalString(values['max-cost']), COSTS);
+  if (maxCost !== undefined) options.maxCost = maxCost as CostEstimate;
+  const maxLatency = choice('max-latency', optionalString(values['max-latency']), LATENCIES);
+  if (maxLatency !== undefined) options.maxLatency = maxLatency as LatencyEstimate;
+  const categories = stringList(values.category).map((category) =>
+    choice('category', category, CATEGORIES),
+  );
+  if (categories.length > 0) options.categories = categories as ToolCategory[];
+  const fallbackK = positiveInteger('select', 'fallback', values.fallback);
+  const minScore = score('min-score', optionalString(values['min-score']));
+  if (minScore !== undefined && fallbackK === undefined) {
+    throw new CliUsageError('--min-score needs --fallback K', 'select');
+  }
+  if (fallbackK !== undefined) {
+    options.fallback = minScore === undefined ? { k: fallbackK } : { k: fallbackK, minScore };
+  }
+  if (values.typos === true) options.typoTolerance = true;
+
+  const registry = await loadCliRegistry('select', values, io);
+  printDiagnostics(io, registry.diagnostics);
+  const history = stringList(values.history).map((entry) => historyEntry(registry, entry));
+  if (history.length > 0) options.history = history;
+  const selection = registry.select(message, options);
+
+  if (values.json === true) {
+    const output = selectionJson(selection);
+    // the provider's `tools` value, exactly as a request would carry it
+    if (provider !== undefined) output.payload = translate(selection.tools, provider).payload;
+    writeJson(io, output);
+    return 0;
+  }
+  for (const warning of selection.warnings) {
+    io.stderr(
+      `${createStyle(useColor(io)).yellow(`warning ${warning.code}`)} ${warning.message}\n`,
+    );
+  }
+  const rows = selection.tools.map((tool) => [
+    tool.name,
+    `${tool.group}@${tool.version}`,
+    tool.reason.strategy,
+    explainReason(tool.reason),
+  ]);
+  io.stdout(
+    rows.length === 0
+      ? 'no tools selected\n'
+      : `${formatTable(['TOOL', 'GROUP', 'STRATEGY', 'WHY'], rows)}\n`,
+  );
+  if (selection.dropped.length > 0) {
+    io.stdout(
+      `\n${formatTable(
+        ['DROPPED', 'GROUP', 'CODE', 'REASON'],
+        selection.dropped.map((drop) => [drop.name, drop.group, drop.code, drop.reason]),
+      )}\n`,
+    );
+  }
+  return 0;
+}
+
+/** A --history value: the name of a registered tool counts as a call, anything else as a message. */
+function historyEntry(registry: Registry, text: string): HistoryEntry {
+  return registry.has(text) ? { tool: text } : text;
+}
+
+/** The WHY column: matched terms, typo notes, and the relevance score. */
+export function explainReason(reason: SelectionReason): string {
+  const typos = new Map((reason.typos ?? []).map((typo) => [typo.keyword, typo.word]));
+  const matched = reason.matched.map((term) => {
+    const typo = typos.get(term);
+    return typo === undefined ? term : `${term} (typo: ${JSON.stringify(typo)})`;
+  });
+  let text: string;
+  switch (reason.strategy) {
+    case 'always':
+      text = 'pinned: the group is always offered';
+      break;
+    case 'context':
+      text = `context: ${matched.join(', ') || 'no keys required'}`;
+      break;
+    case 'keyword':
+      text = `keywords: ${matched.join(', ')}`;
+      break;
+    case 'history':
+      text = `earlier turns: ${matched.join(', ')}`;
+      break;
+    default:
+      text = `relevance: ${matched.join(', ') || '-'}`;
+  }
+  return reason.score === undefined ? text : `${text} (score ${reason.score})`;
+}
+
+/** The --json shape of issue 3. */
+function selectionJson(selection: Selection): Record<string, unknown> {
+  return {
+    tools: selection.tools.map((tool) => ({
+      name: tool.name,
+      group: tool.group,
+      version: tool.version,
+      category: tool.category,
+      executor: tool.metadata.executor,
+      cost_estimate: tool.metadata.cost_estimate,
+      latency_estimate: tool.metadata.latency_estimate,
+      requires_context: [...tool.metadata.requires_context],
+      reason: tool.reason,
+    })),
+    dropped: selection.dropped.map((drop) => ({
+      name: drop.name,
+      group: drop.group,
+      code: drop.code,
+      reason: drop.reason,
+    })),
+    warnings: selection.warnings,
+  };
+}
+
+function choice<T extends string>(
+  option: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new CliUsageError(
+      `--${option} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`,
+      'select',
+    );
+  }
+  return value as T;
+}
+
+function score(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (value.trim() === '' || !(number >= 0 && number <= 1)) {
+    throw new CliUsageError(
+      `--${option} must be a number from 0 to 1, got ${JSON.stringify(value)}`,
+      'select',
+    );
+  }
+  return number;
+}

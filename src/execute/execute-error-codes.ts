@@ -1,0 +1,27 @@
+/**
+ * The catalogue of `registry.execute` tool-error codes. Codes are stable (semver-minor safe);
+ * docs/execution.md lists each with its `details`, and a test keeps the two in step. Handlers
+ * may add their own codes by throwing a `ToolError`.
+ */
+export const EXECUTE_ERROR_CODES = {
+  INVALID_INPUT:
+    'The input does not match the input_schema; details lists { pointer, message, keyword } per problem.',
+  MISSING_CONTEXT:
+    'A requires_context key is absent or null in the call context and in the services; details.missing lists them.',
+  HANDLER_NOT_FOUND:
+    'No handler module handlers/<executor> in the handler dirs, or it exports no function for the tool.',
+  HANDLER_LOAD_FAILED:
+    'The handler module exists but could not be imported (syntax error, or TypeScript that is not built).',
+  HANDLER_ERROR: 'The handler threw an exception (or rejected).',
+  TIMEOUT: 'The handler or external tool ran longer than its time limit.',
+  ABORTED: "The caller's AbortSignal cancelled the call.",
+  INVALID_OUTPUT:
+    'The output does not match the output_schema, is not JSON-serializable, or an external tool printed something that is not JSON.',
+  OUTPUT_TOO_LARGE: 'The output is larger than the output limit (maxOutputBytes).',
+  EXTERNAL_TOOL_FAILED:
+    'An external tool could not be started, exited with a non-zero status, or was killed by a signal.',
+  SCHEMA_COMPILE_FAILED: 'The input_schema or output_schema could not be compiled by ajv.',
+} as const;
+
+/** A stable execute error code. */
+export type ExecuteErrorCode = keyof typeof EXECUTE_ERROR_CODES;

@@ -1,0 +1,266 @@
+import { resolve } from 'node:path';
+import type { JsonValue, RegisteredTool } from '../format/types.js';
+import type { Registry } from '../registry/registry.js';
+import { suggestSimilar } from '../util/suggest-similar.js';
+import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution-limits.js';
+import { resolveHandler } from './load-handler.js';
+import { runExternalTool } from './run-external-tool.js';
+import { runWithDeadline } from './run-with-deadline.js';
+import { ToolError } from './tool-error.js';
+import { ToolNotFoundError } from './tool-not-found-error.js';
+import type {
+  ExecuteOptions,
+  ExecuteResult,
+  ToolCallError,
+  ToolContext,
+  ToolHandler,
+  ToolHandlerOptions,
+} from './types.js';
+import { compileOrError, validateToolInput } from './validate-tool-input.js';
+
+/** The data dir used when a registry sets none: `.toolcap/data` under the current directory. */
+export const DEFAULT_DATA_DIR = '.toolcap/data';
+
+/**
+ * `registry.execute`: the six steps of a tool call. (1) An unknown name rejects with a
+ * `ToolNotFoundError`; (2) the input is validated (nulls for optional parameters dropped);
+ * (3) `requires_context` keys are checked and only they reach the handler; (4) the handler runs
+ * with a timeout and an AbortSignal; (5) the output is checked against `output_schema`;
+ * (6) every failure after (1) is returned as `{ ok: false, error }`, never thrown.
+ */
+export async function executeTool(
+  registry: Registry,
+  name: string,
+  input: unknown,
+  context: ToolContext,
+  options: ExecuteOptions,
+): Promise<ExecuteResult> {
+  const tool = typeof name === 'string' ? registry.get(name) : undefined;
+  if (tool === undefined) {
+    const names = registry.list().map((candidate) => candidate.name);
+    throw new ToolNotFoundError(String(name), suggestSimilar(String(name), names), names.length);
+  }
+  const validation = validateToolInput(tool, input);
+  if (!validation.ok) return validation;
+
+  const { settings } = registry;
+  const services = collectServices(settings.services, options.services);
+  const handlerContext = pickContext(tool, context, services);
+  if ('code' in handlerContext) return { ok: false, error: handlerContext };
+
+  const limits = settings.executionLimits ?? DEFAULT_EXECUTION_LIMITS;
+  const timeoutMs = chooseTimeout(tool, options, limits);
+  const maxOutputBytes = options.maxOutputBytes ?? limits.maxOutputBytes;
+  const dataDir = settings.dataDir ?? resolve(DEFAULT_DATA_DIR);
+
+  const outcome = await runWithDeadline(
+    (signal) =>
+      invoke(
+        registry,
+        tool,
+        validation.input,
+        handlerContext.context,
+        {
+          signal,
+          toolName: tool.name,
+          dataDir,
+          services: Object.freeze(Object.fromEntries(services)),
+        },
+        maxOutputBytes,
+      ),
+    timeoutMs,
+    options.signal,
+  );
+  switch (outcome.kind) {
+    case 'timeout':
+      return failure(
+        'TIMEOUT',
+        `Tool "${tool.name}" did not finish within ${timeoutMs} ms and was stopped. Try a smaller request or try again later.`,
+        { timeout_ms: timeoutMs },
+      );
+    case 'aborted':
+      return failure('ABORTED', `The call to tool "${tool.name}" was cancelled.`, {
+        reason: describeReason(outcome.reason),
+      });
+    case 'error':
+      return handlerFailure(tool, outcome.error);
+    case 'ok':
+      if ('error' in outcome.value) return { ok: false, error: outcome.value.error };
+      return finishOutput(tool, outcome.value.output, maxOutputBytes);
+  }
+}
+
+type InvokeResult = { output: unknown } | { error: ToolCallError };
+
+async function invoke(
+  registry: Registry,
+  tool: RegisteredTool,
+  input: Record<string, unknown>,
+  context: ToolContext,
+  handlerOptions: ToolHandlerOptions,
+  maxOutputBytes: number,
+): Promise<InvokeResult> {
+  const fallback = registry.settings.fallbackImplementations.get(tool.name);
+  if (fallback !== undefined) {
+    // code-defined tools get the same third argument as handler modules
+    return { output: await (fallback as ToolHandler)(input, context, handlerOptions) };
+  }
+  if (tool.command !== undefined) {
+    return runExternalTool(tool, tool.command, input, {
+      signal: handlerOptions.signal,
+      maxOutputBytes,
+    });
+  }
+  const handler = await resolveHandler(
+    registry.settings.handlerDirs,
+    tool.metadata.executor,
+    tool.name,
+  );
+  if ('code' in handler) return { error: handler };
+  const output =
+    handler.kind === 'tool'
+      ? await handler.handler(input, context, handlerOptions)
+      : await handler.handler(tool.name, input, context, handlerOptions);
+  return { output };
+}
+
+function collectServices(
+  registryServices: ReadonlyMap<string, unknown> | undefined,
+  callServices: Readonly<Record<string, unknown>> | undefined,
+): Map<string, unknown> {
+  const services = new Map(registryServices);
+  if (callServices !== undefined) {
+    for (const key of Object.keys(callServices)) services.set(key, callServices[key]);
+  }
+  return services;
+}
+
+function pickContext(
+  tool: RegisteredTool,
+  context: ToolContext,
+  services: ReadonlyMap<string, unknown>,
+): { context: ToolContext } | ToolCallError {
+  const entries: [string, unknown][] = [];
+  const missing: string[] = [];
+  const given = context !== null && typeof context === 'object' ? context : {};
+  for (const key of tool.metadata.requires_context) {
+    const value = Object.hasOwn(given, key) ? given[key] : undefined;
+    if (value !== undefined && value !== null) {
+      entries.push([key, value]);
+      continue;
+    }
+    const service = services.get(key);
+    if (service !== undefined && service !== null) entries.push([key, service]);
+    else missing.push(key);
+  }
+  if (missing.length > 0) {
+    return {
+      code: 'MISSING_CONTEXT',
+      message: `Tool "${tool.name}" needs the context key${missing.length > 1 ? 's' : ''} ${missing.map((key) => `"${key}"`).join(', ')}, which the host did not provide. This is a setup problem, not a problem with the arguments: the host must pass ${missing.join(', ')} in the call context (e.g. --context ${missing[0]}=...).`,
+      details: { missing, required: [...tool.metadata.requires_context] },
+    };
+  }
+  // fromEntries defines own properties, so a key such as "__proto__" stays a plain key
+  return { context: Object.freeze(Object.fromEntries(entries)) };
+}
+
+function chooseTimeout(
+  tool: RegisteredTool,
+  options: ExecuteOptions,
+  limits: ExecutionLimits,
+): number {
+  const requested = options.timeoutMs;
+  if (requested !== undefined && typeof requested === 'number' && requested > 0) return requested;
+  return limits.timeoutsMs[tool.metadata.latency_estimate];
+}
+
+function handlerFailure(tool: RegisteredTool, error: unknown): ExecuteResult {
+  if (ToolError.isInstance(error)) {
+    return failure(error.code, error.message, toJsonDetails(error.details));
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const details: Record<string, JsonValue> = {
+    name: error instanceof Error ? error.name : typeof error,
+  };
+  if (error !== null && typeof error === 'object' && 'code' in error) {
+    details.error_code = String(error.code);
+  }
+  return failure(
+    'HANDLER_ERROR',
+    `Tool "${tool.name}" failed: ${message === '' ? 'the handler threw an error without a message' : message}`,
+    details,
+  );
+}
+
+function finishOutput(tool: RegisteredTool, raw: unknown, maxOutputBytes: number): ExecuteResult {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(raw === undefined ? null : raw);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return failure(
+      'INVALID_OUTPUT',
+      `Tool "${tool.name}" returned a value that is not JSON-serializable (${reason}).`,
+      { reason },
+    );
+  }
+  if (json === undefined) {
+    return failure(
+      'INVALID_OUTPUT',
+      `Tool "${tool.name}" returned a ${typeof raw}, which is not JSON-serializable.`,
+      { reason: typeof raw },
+    );
+  }
+  const bytes = Buffer.byteLength(json, 'utf8');
+  if (bytes > maxOutputBytes) {
+    return failure(
+      'OUTPUT_TOO_LARGE',
+      `Tool "${tool.name}" returned ${bytes} bytes of output, more than the ${maxOutputBytes}-byte limit (maxOutputBytes). Ask for less data (e.g. a smaller limit or range).`,
+      { bytes, limit: maxOutputBytes },
+    );
+  }
+  // a round trip through JSON hands the caller plain data: no Dates, Maps, getters or prototypes
+  const output = JSON.parse(json) as JsonValue;
+  if (tool.output_schema !== undefined) {
+    const validate = compileOrError(tool, tool.output_schema, 'output_schema');
+    if (typeof validate !== 'function') return validate;
+    const result = validate(output);
+    if (!result.valid) {
+      const problems = result.issues.map((issue) => ({
+        pointer: issue.pointer,
+        message: issue.message,
+        keyword: issue.keyword,
+      }));
+      return failure(
+        'INVALID_OUTPUT',
+        `Tool "${tool.name}" returned output that does not match its output_schema: ${problems
+          .slice(0, 5)
+          .map(
+            (problem) =>
+              `${problem.pointer === '' ? '(output)' : problem.pointer}: ${problem.message}`,
+          )
+          .join('; ')}. This is a bug in the tool's handler, not in the call.`,
+        problems,
+      );
+    }
+  }
+  return { ok: true, output };
+}
+
+function toJsonDetails(details: unknown): JsonValue {
+  try {
+    const json = JSON.stringify(details);
+    return json === undefined ? {} : (JSON.parse(json) as JsonValue);
+  } catch {
+    return {};
+  }
+}
+
+function describeReason(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  return reason === undefined ? 'aborted' : String(reason);
+}
+
+function failure(code: string, message: string, details: JsonValue): ExecuteResult {
+  return { ok: false, error: { code, message, details } };
+}

@@ -1,0 +1,80 @@
+import type { JsonSchema, RegisteredTool } from '../format/types.js';
+import { removeNullOptionals } from '../providers/remove-null-optionals.js';
+import { type CompiledSchema, compileSchema } from '../schema/compile-schema.js';
+import type { InputProblem, ToolCallError } from './types.js';
+
+/** The outcome of `validateToolInput`. */
+export type InputValidation =
+  | { ok: true; input: Record<string, unknown> }
+  | { ok: false; error: ToolCallError };
+
+/**
+ * Validates a model's arguments against the tool's `input_schema` (compiled once per tool, on
+ * first use). `undefined` and `null` count as `{}`. When the input fails and contains `null`s
+ * sent for optional parameters (OpenAI strict mode sends them for every omitted field), those
+ * are removed and the input is validated again; a `null` the schema allows is kept.
+ */
+export function validateToolInput(tool: RegisteredTool, input: unknown): InputValidation {
+  const value = input ?? {};
+  let validate: CompiledSchema;
+  try {
+    validate = compileSchema(tool.input_schema);
+  } catch (error) {
+    return compileFailure(tool, 'input_schema', error);
+  }
+  const first = validate(value);
+  if (first.valid) return { ok: true, input: value as Record<string, unknown> };
+  let result = first;
+  const stripped = removeNullOptionals(tool.input_schema, value);
+  if (stripped !== value) {
+    const second = validate(stripped);
+    if (second.valid) return { ok: true, input: stripped as Record<string, unknown> };
+    result = second;
+  }
+  const problems: InputProblem[] = result.issues.map((issue) => ({
+    pointer: issue.pointer,
+    message: issue.message,
+    keyword: issue.keyword,
+  }));
+  // each message already names its field ("/title must be string", "missing required property")
+  const listed = problems.slice(0, 10).map((problem) => problem.message);
+  const more =
+    problems.length > listed.length ? `; and ${problems.length - listed.length} more` : '';
+  return {
+    ok: false,
+    error: {
+      code: 'INVALID_INPUT',
+      message: `Invalid input for tool "${tool.name}": ${listed.join('; ')}${more}. Fix these arguments and call the tool again.`,
+      details: problems.map((problem) => ({ ...problem })),
+    },
+  };
+}
+
+/** Compiles a tool's schema, or describes why it cannot be compiled. */
+export function compileOrError(
+  tool: RegisteredTool,
+  schema: JsonSchema,
+  field: 'input_schema' | 'output_schema',
+): CompiledSchema | { ok: false; error: ToolCallError } {
+  try {
+    return compileSchema(schema);
+  } catch (error) {
+    return compileFailure(tool, field, error);
+  }
+}
+
+function compileFailure(
+  tool: RegisteredTool,
+  field: 'input_schema' | 'output_schema',
+  error: unknown,
+): { ok: false; error: ToolCallError } {
+  const reason = error instanceof Error ? error.message : String(error);
+  return {
+    ok: false,
+    error: {
+      code: 'SCHEMA_COMPILE_FAILED',
+      message: `The ${field} of tool "${tool.name}" could not be compiled (${reason}); fix the group file${tool.file === undefined ? '' : ` ${tool.file}`}.`,
+      details: { field, reason },
+    },
+  };
+}

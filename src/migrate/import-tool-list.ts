@@ -1,0 +1,94 @@
+import { ToolcapError } from '../errors/toolcap-error.js';
+import { GROUP_NAME_PATTERN } from '../format/names.js';
+import type { ToolDefinition, Warning } from '../format/types.js';
+import { fromProvider } from '../providers/from-provider.js';
+import { PROVIDER_IDS, type ProviderId } from '../providers/provider-types.js';
+import {
+  type BuildImportedGroupOptions,
+  buildImportedGroup,
+  type CategorySource,
+  type ImportedGroup,
+} from './build-imported-group.js';
+import { categoryFromDescription } from './infer-category.js';
+import { paramsToCanonical } from './params-to-canonical.js';
+import { toGroupName } from './to-group-name.js';
+import { unwrapToolList } from './unwrap-tool-list.js';
+
+/** Formats `toolcap import --from` reads: every provider, plus seed 003 param lists. */
+export const IMPORT_SOURCES = [...PROVIDER_IDS, 'params'] as const;
+
+/** One of IMPORT_SOURCES. */
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+
+/** Options of `importToolList`. */
+export interface ImportToolListOptions extends BuildImportedGroupOptions {
+  /** The format of the input. */
+  from: ImportSource;
+  /** Handler module for tools that do not name one. Default: the group name. */
+  executor?: string;
+}
+
+/**
+ * Converts an existing tool list into a group file (the job of `toolcap import`): finds the
+ * list in the input (`unwrapToolList`), converts seed 003 param lists to canonical tools,
+ * converts every tool with `fromProvider` (names made valid, messy types repaired, a warning
+ * each), fills in categories `fromProvider` could not infer from the first verb of the
+ * description (else `mutation`, with a `CATEGORY_DEFAULTED` warning), then builds and checks the
+ * group document (`buildImportedGroup`). Pure: no file is read or written.
+ */
+export function importToolList(input: unknown, options: ImportToolListOptions): ImportedGroup {
+  if (!GROUP_NAME_PATTERN.test(options.group) || options.group.length > 64) {
+    throw new ToolcapError(
+      'IMPORT_INVALID_GROUP',
+      `group ${JSON.stringify(options.group)} is not a snake_case group name (lowercase letters, digits and single underscores, starting with a letter, at most 64 characters); try "${toGroupName(options.group)}"`,
+    );
+  }
+  const warnings: Warning[] = [];
+  let entries = unwrapToolList(input);
+  let provider: ProviderId;
+  if (options.from === 'params') {
+    const converted = paramsToCanonical(entries);
+    warnings.push(...converted.warnings);
+    entries = converted.tools;
+    provider = 'canonical';
+  } else {
+    provider = options.from;
+  }
+  const executor = options.executor ?? options.group;
+  const result = fromProvider(provider, entries, { executor, defaultCategory: 'mutation' });
+  // a second pass with another default shows which categories nothing decided
+  const probe = fromProvider(provider, entries, { executor, defaultCategory: 'creation' });
+  warnings.push(...result.warnings);
+
+  const tools = result.tools.map((definition, index) => {
+    const undecided = probe.tools[index]?.category !== definition.category;
+    const { tool, source } = undecided
+      ? decideCategory(definition, warnings)
+      : { tool: definition, source: 'inferred' as const };
+    return {
+      definition: tool,
+      originalName: Object.hasOwn(result.nameMap, definition.name)
+        ? result.nameMap[definition.name]!
+        : definition.name,
+      categorySource: source,
+    };
+  });
+  const built = buildImportedGroup(tools, options);
+  return { ...built, warnings: [...warnings, ...built.warnings] };
+}
+
+function decideCategory(
+  definition: ToolDefinition,
+  warnings: Warning[],
+): { tool: ToolDefinition; source: CategorySource } {
+  const guess = categoryFromDescription(definition.description);
+  if (guess !== undefined) {
+    return { tool: { ...definition, category: guess.category }, source: 'description' };
+  }
+  warnings.push({
+    code: 'CATEGORY_DEFAULTED',
+    tool: definition.name,
+    message: `neither MCP hints, the name nor the description of "${definition.name}" name a known verb; its category is "${definition.category}" (the conservative default): check it`,
+  });
+  return { tool: definition, source: 'default' };
+}

@@ -1,0 +1,41 @@
+import type { Diagnostic } from '../format/types.js';
+import { type LoadRegistryOptions, loadRegistry } from '../load/load-registry.js';
+import type { FallbackTool } from '../registry/fallback-tools.js';
+
+/** Where each tool of a half-migrated project is defined: the JSON `migrate status --json` prints. */
+export interface MigrationReport {
+  /** Defined only in JSON group files: fully migrated. */
+  json_only: string[];
+  /** Defined only in code: still to migrate (invalid code definitions included). */
+  fallback_only: string[];
+  /** Defined in both: the JSON definition wins, so the code one is safe to delete. */
+  both: string[];
+  /** Load problems of the group files and of the code-defined tools. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Loads the group files and the code-defined tools together and reports which tools are
+ * JSON-only, fallback-only and both. Unlike `registry.migrationStatus()`, a code-defined tool
+ * that fails validation still counts as fallback-only (it is still to migrate); its problems
+ * are in `diagnostics`. Names are sorted.
+ */
+export async function reportMigration(
+  fallbackTools: readonly FallbackTool[],
+  options: Omit<LoadRegistryOptions, 'fallbackTools' | 'strict'> = {},
+): Promise<MigrationReport> {
+  const registry = await loadRegistry({ ...options, fallbackTools });
+  const status = registry.migrationStatus();
+  const jsonNames = new Set([...status.jsonOnly, ...status.both]);
+  const fallbackOnly = new Set(status.fallbackOnly);
+  for (const tool of fallbackTools) {
+    const name = (tool as { name?: unknown } | null)?.name;
+    if (typeof name === 'string' && !jsonNames.has(name)) fallbackOnly.add(name);
+  }
+  return {
+    json_only: [...status.jsonOnly],
+    fallback_only: [...fallbackOnly].sort(),
+    both: [...status.both],
+    diagnostics: [...registry.diagnostics],
+  };
+}

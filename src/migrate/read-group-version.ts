@@ -1,0 +1,127 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ToolcapError } from '../errors/toolcap-error.js';
+import type { Diagnostic, ToolGroupDefinition } from '../format/types.js';
+import { DEFAULT_LOAD_LIMITS, type LoadLimits } from '../load/limits.js';
+import { parseJsonDocument } from '../load/parse-json-document.js';
+import { validateGroupDocument } from '../load/validate-group-file.js';
+
+/** One version of a group file, read and validated for `diffGroups`. */
+export interface GroupVersion {
+  /** How the source was named (a path or `git:REV:PATH`), for messages. */
+  label: string;
+  /** The valid group, or undefined when any error diagnostic was found. */
+  group: ToolGroupDefinition | undefined;
+  /** Every problem, errors and warnings, with line and column where known. */
+  diagnostics: Diagnostic[];
+}
+
+const GIT_PREFIX = 'git:';
+const GIT_OUTPUT_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Reads one version of a group file: a path (relative to `cwd`), or `git:REV:PATH` for the
+ * file as committed at REV (`git show REV:PATH`, so PATH is relative to the repository root
+ * unless it starts with `./`). Throws a ToolcapError (`GROUP_SOURCE_UNREADABLE`) when the file
+ * or revision cannot be read.
+ */
+export async function readGroupSource(source: string, cwd: string): Promise<string> {
+  if (source.startsWith(GIT_PREFIX)) return readFromGit(source, cwd);
+  try {
+    return await readFile(resolve(cwd, source), 'utf8');
+  } catch (error) {
+    throw new ToolcapError(
+      'GROUP_SOURCE_UNREADABLE',
+      `cannot read ${source}: ${error instanceof Error ? error.message : String(error)}; check the path`,
+    );
+  }
+}
+
+function readFromGit(source: string, cwd: string): Promise<string> {
+  const spec = source.slice(GIT_PREFIX.length);
+  const separator = spec.indexOf(':');
+  const revision = separator > 0 ? spec.slice(0, separator) : '';
+  const path = separator > 0 ? spec.slice(separator + 1) : '';
+  if (revision === '' || path === '' || revision.startsWith('-')) {
+    return Promise.reject(
+      new ToolcapError(
+        'GROUP_SOURCE_UNREADABLE',
+        `${JSON.stringify(source)} is not of the form git:REV:PATH (e.g. git:HEAD~1:schemas/calendar_tools.json)`,
+      ),
+    );
+  }
+  return new Promise((resolvePromise, reject) => {
+    execFile(
+      'git',
+      ['show', `${revision}:${path}`],
+      { cwd, maxBuffer: GIT_OUTPUT_LIMIT, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (error !== null) {
+          const detail = (stderr || error.message).trim().split('\n')[0];
+          reject(
+            new ToolcapError(
+              'GROUP_SOURCE_UNREADABLE',
+              `cannot read ${source} from git: ${detail}; check the revision and the path (relative to the repository root, or ./PATH)`,
+            ),
+          );
+          return;
+        }
+        resolvePromise(stdout);
+      },
+    );
+  });
+}
+
+/**
+ * Parses and validates one version of a group file exactly as the loader does, except that the
+ * file name need not match the group (old copies are often named differently).
+ */
+export function parseGroupVersion(
+  text: string,
+  label: string,
+  limits: LoadLimits = DEFAULT_LOAD_LIMITS,
+): GroupVersion {
+  const parsed = parseJsonDocument(text);
+  if (!parsed.ok) {
+    const diagnostic: Diagnostic =
+      parsed.reason === 'empty'
+        ? {
+            severity: 'error',
+            code: 'EMPTY_FILE',
+            file: label,
+            pointer: '',
+            line: 1,
+            column: 1,
+            message:
+              'the file is empty; a group file is a JSON object with group, version, description, selection and tools',
+          }
+        : {
+            severity: 'error',
+            code: 'JSON_SYNTAX',
+            file: label,
+            pointer: '',
+            line: parsed.position.line,
+            column: parsed.position.column,
+            message: `invalid JSON: ${parsed.message}; fix the syntax at this position`,
+          };
+    return { label, group: undefined, diagnostics: [diagnostic] };
+  }
+  const { document } = parsed;
+  const validation = validateGroupDocument(document.value, { limits });
+  const diagnostics = validation.problems.map((problem): Diagnostic => {
+    const position = document.locate(problem.pointer);
+    return {
+      ...problem,
+      file: label,
+      ...(position !== undefined ? { line: position.line, column: position.column } : {}),
+    };
+  });
+  const failed = diagnostics.some((diagnostic) => diagnostic.severity === 'error');
+  return { label, group: failed ? undefined : validation.group, diagnostics };
+}
+
+/** Reads and validates one version (see `readGroupSource` for the accepted forms). */
+export async function readGroupVersion(source: string, cwd: string): Promise<GroupVersion> {
+  return parseGroupVersion(await readGroupSource(source, cwd), source);
+}

@@ -1,0 +1,76 @@
+import type { Warning } from '../format/types.js';
+import { deferredTools } from './defer-loading.js';
+import type { ProviderTranslator } from './provider-translator.js';
+import type {
+  AnthropicCacheControl,
+  AnthropicTool,
+  AnthropicToolEntry,
+  AnthropicToolSearchTool,
+} from './provider-types.js';
+import { flattenRootComposition } from './schema/flatten-root-composition.js';
+import { createWarningSink } from './schema/schema-warnings.js';
+import { upgradeToDraft2020 } from './schema/upgrade-to-draft-2020.js';
+import { prepareDescription } from './tool-description.js';
+
+const TOOL_SEARCH_TOOLS: Readonly<Record<'bm25' | 'regex', AnthropicToolSearchTool>> = {
+  bm25: { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
+  regex: { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
+};
+
+/**
+ * Anthropic Messages: `{ name, description, input_schema }` with the schema kept as JSON Schema
+ * 2020-12 (local `$ref`s stay; draft-04/07 constructs are upgraded) and no top-level
+ * `anyOf`/`oneOf`/`allOf`. Options: `cacheControl` on the last tool, `deferLoading` (tool
+ * search; the BM25 search tool is added in front unless `toolSearch: false`).
+ */
+export const anthropicTranslator: ProviderTranslator<'anthropic', AnthropicTool> = {
+  prepareTool(tool) {
+    const sink = createWarningSink();
+    const schema = flattenRootComposition(upgradeToDraft2020(tool.input_schema, sink), sink);
+    const warnings = sink.finish(tool.name);
+    const description = prepareDescription(tool.description, tool.name, warnings);
+    const entry: AnthropicTool = {
+      name: tool.name,
+      ...(description === undefined ? {} : { description }),
+      input_schema: schema as AnthropicTool['input_schema'],
+    };
+    return { entry, warnings };
+  },
+  assemble(prepared, options) {
+    const warnings: Warning[] = [];
+    const deferred = deferredTools(prepared, options.deferLoading, warnings);
+    const payload: AnthropicToolEntry[] = prepared.map((item) =>
+      deferred.has(item.tool) ? { ...item.entry, defer_loading: true } : item.entry,
+    );
+    if (deferred.size > 0) {
+      const search = options.toolSearch ?? 'bm25';
+      if (search !== false) {
+        payload.unshift(TOOL_SEARCH_TOOLS[search]);
+      } else if (deferred.size === prepared.length) {
+        const first = payload[0] as AnthropicTool;
+        const { defer_loading: _deferLoading, ...loaded } = first;
+        payload[0] = loaded;
+        warnings.push({
+          code: 'DEFER_LOADING_KEPT_ONE',
+          message: `Anthropic rejects a request where every tool is deferred ("At least one tool must have defer_loading=false"); "${first.name}" stays loaded`,
+          tool: first.name,
+        });
+      }
+    }
+    const cacheControl = resolveCacheControl(options.cacheControl);
+    const lastIndex = payload.length - 1;
+    const last = payload[lastIndex];
+    if (cacheControl !== undefined && last !== undefined && !('type' in last)) {
+      payload[lastIndex] = { ...last, cache_control: cacheControl };
+    }
+    return { payload, tools: prepared.map((item) => item.tool), warnings };
+  },
+};
+
+function resolveCacheControl(
+  option: boolean | AnthropicCacheControl | undefined,
+): AnthropicCacheControl | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (option === true) return { type: 'ephemeral' };
+  return option.ttl === undefined ? { type: 'ephemeral' } : { type: 'ephemeral', ttl: option.ttl };
+}

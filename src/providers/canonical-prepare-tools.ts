@@ -1,0 +1,13 @@
+import { assembleInOrder, type ProviderTranslator } from './provider-translator.js';
+import type { CanonicalTool } from './provider-types.js';
+
+/** Seed 000's canonical `{ name, description, parameters }`, schema unchanged (what `--schema` prints). */
+export const canonicalTranslator: ProviderTranslator<'canonical', CanonicalTool> = {
+  prepareTool(tool) {
+    return {
+      entry: { name: tool.name, description: tool.description, parameters: tool.input_schema },
+      warnings: [],
+    };
+  },
+  assemble: assembleInOrder,
+};

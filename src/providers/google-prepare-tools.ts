@@ -1,0 +1,40 @@
+import type { ProviderTranslator } from './provider-translator.js';
+import type { GeminiFunctionDeclaration, GeminiTool } from './provider-types.js';
+import { flattenRootComposition } from './schema/flatten-root-composition.js';
+import { inlineRefs } from './schema/inline-refs.js';
+import { createWarningSink } from './schema/schema-warnings.js';
+import { toGeminiSchema } from './schema/to-gemini-schema.js';
+import { upgradeToDraft2020 } from './schema/upgrade-to-draft-2020.js';
+import { prepareDescription } from './tool-description.js';
+
+/**
+ * Google Gemini: `[{ functionDeclarations: [{ name, description, parameters }] }]` with
+ * `parameters` in Gemini's OpenAPI subset (see `toGeminiSchema`), `$ref`s inlined (recursion
+ * unrolled), and no `parameters` at all for tools without parameters. An empty tool list gives `[]`.
+ */
+export const googleTranslator: ProviderTranslator<'google', GeminiFunctionDeclaration> = {
+  prepareTool(tool, options) {
+    const sink = createWarningSink();
+    let schema = upgradeToDraft2020(tool.input_schema, sink);
+    schema = inlineRefs(
+      schema,
+      sink,
+      options.recursionDepth === undefined ? {} : { recursionDepth: options.recursionDepth },
+    );
+    schema = flattenRootComposition(schema, sink);
+    const parameters = toGeminiSchema(schema, sink);
+    const warnings = sink.finish(tool.name);
+    const description = prepareDescription(tool.description, tool.name, warnings);
+    const entry: GeminiFunctionDeclaration = {
+      name: tool.name,
+      ...(description === undefined ? {} : { description }),
+      ...(parameters === undefined ? {} : { parameters }),
+    };
+    return { entry, warnings };
+  },
+  assemble(prepared) {
+    const payload: GeminiTool[] =
+      prepared.length === 0 ? [] : [{ functionDeclarations: prepared.map((item) => item.entry) }];
+    return { payload, tools: prepared.map((item) => item.tool), warnings: [] };
+  },
+};

@@ -1,0 +1,183 @@
+import type { Warning } from '../../format/types.js';
+import type { ProviderId } from '../provider-types.js';
+import { isPlainObject, type SchemaNode } from '../schema/schema-node.js';
+import { TranslationError } from '../translation-error.js';
+import { geminiSchemaToJsonSchema } from './gemini-schema-to-json-schema.js';
+
+/** A tool as read from a provider payload, before names and schemas are normalized. */
+export interface RawTool {
+  name: string;
+  description: unknown;
+  title: unknown;
+  inputSchema: unknown;
+  outputSchema: unknown;
+  annotations: unknown;
+  /** Seed 004 fields a canonical entry may carry (category, metadata, tags, examples). */
+  extra: SchemaNode;
+}
+
+/**
+ * Reads the tool entries of a provider payload (the request's `tools` value; a wrapper such
+ * as MCP's `{ tools }` or Bedrock's `toolConfig` is accepted too). Entries that are not custom
+ * function tools (hosted tools, cache points) are skipped with a `ENTRY_SKIPPED` warning.
+ * Throws `TranslationError` (`INVALID_PAYLOAD`) when the payload is not a tool list at all.
+ */
+export function extractProviderTools(
+  provider: ProviderId,
+  payload: unknown,
+  warnings: Warning[],
+): RawTool[] {
+  const entries = toEntryList(provider, payload);
+  const tools: RawTool[] = [];
+  const skip = (index: number, reason: string) => {
+    warnings.push({
+      code: 'ENTRY_SKIPPED',
+      message: `entry ${index} of the ${provider} payload was skipped: ${reason}`,
+      pointer: `/${index}`,
+    });
+  };
+  entries.forEach((entry, index) => {
+    if (!isPlainObject(entry)) {
+      skip(index, 'it is not an object');
+      return;
+    }
+    for (const raw of readEntry(provider, entry, (reason) => skip(index, reason))) {
+      if (typeof raw.name !== 'string' || raw.name.trim() === '') {
+        skip(index, 'it has no name');
+        continue;
+      }
+      tools.push(raw);
+    }
+  });
+  return tools;
+}
+
+function toEntryList(provider: ProviderId, payload: unknown): unknown[] {
+  if (Array.isArray(payload)) return payload;
+  if (isPlainObject(payload)) {
+    if (Array.isArray(payload.tools)) return payload.tools;
+    if (isPlainObject(payload.toolConfig) && Array.isArray(payload.toolConfig.tools)) {
+      return payload.toolConfig.tools;
+    }
+    // a single tool (or a single Gemini Tool) is a list of one
+    return [payload];
+  }
+  throw new TranslationError(
+    'INVALID_PAYLOAD',
+    `a ${provider} tool payload is an array of tools (the request's "tools" value), got ${payload === null ? 'null' : typeof payload}`,
+  );
+}
+
+function readEntry(
+  provider: ProviderId,
+  entry: SchemaNode,
+  skip: (reason: string) => void,
+): RawTool[] {
+  switch (provider) {
+    case 'openai':
+    case 'openai-responses': {
+      if (entry.type === 'namespace' && Array.isArray(entry.tools)) {
+        return entry.tools.filter(isPlainObject).flatMap((tool) => readEntry(provider, tool, skip));
+      }
+      if (entry.type !== undefined && entry.type !== 'function') {
+        skip(`"${String(entry.type)}" is not a function tool`);
+        return [];
+      }
+      const definition = isPlainObject(entry.function) ? entry.function : entry;
+      return [raw(definition.name, definition.description, undefined, definition.parameters)];
+    }
+    case 'anthropic':
+      if (entry.type !== undefined && entry.type !== 'custom' && entry.type !== null) {
+        skip(`"${String(entry.type)}" is a server tool, not a custom tool`);
+        return [];
+      }
+      return [raw(entry.name, entry.description, undefined, entry.input_schema)];
+    case 'google': {
+      const declarations = Array.isArray(entry.functionDeclarations)
+        ? entry.functionDeclarations
+        : Array.isArray(entry.function_declarations)
+          ? entry.function_declarations
+          : typeof entry.name === 'string'
+            ? [entry]
+            : undefined;
+      if (declarations === undefined) {
+        skip('it has no functionDeclarations (hosted Gemini tools are not imported)');
+        return [];
+      }
+      return declarations.filter(isPlainObject).map((declaration) => {
+        const schema =
+          declaration.parametersJsonSchema ??
+          declaration.parameters_json_schema ??
+          geminiSchemaToJsonSchema(declaration.parameters);
+        const output =
+          declaration.responseJsonSchema ?? geminiSchemaToJsonSchema(declaration.response);
+        return raw(declaration.name, declaration.description, undefined, schema, output);
+      });
+    }
+    case 'bedrock': {
+      if (!isPlainObject(entry.toolSpec)) {
+        skip('it is not a toolSpec (cache points and system tools are not imported)');
+        return [];
+      }
+      const spec = entry.toolSpec;
+      const schema = isPlainObject(spec.inputSchema) ? spec.inputSchema.json : undefined;
+      return [raw(spec.name, spec.description, undefined, schema)];
+    }
+    case 'mcp':
+      return [
+        raw(
+          entry.name,
+          entry.description,
+          entry.title,
+          entry.inputSchema,
+          entry.outputSchema,
+          entry.annotations,
+        ),
+      ];
+    case 'canonical': {
+      const extra: SchemaNode = {};
+      for (const key of [
+        'category',
+        'metadata',
+        'tags',
+        'examples',
+        'annotations',
+        'output_schema',
+      ]) {
+        if (Object.hasOwn(entry, key)) extra[key] = entry[key];
+      }
+      return [
+        {
+          ...raw(
+            entry.name,
+            entry.description,
+            entry.title,
+            entry.parameters ?? entry.input_schema,
+            entry.output_schema,
+            entry.annotations,
+          ),
+          extra,
+        },
+      ];
+    }
+  }
+}
+
+function raw(
+  name: unknown,
+  description: unknown,
+  title: unknown,
+  inputSchema: unknown,
+  outputSchema?: unknown,
+  annotations?: unknown,
+): RawTool {
+  return {
+    name: typeof name === 'string' ? name : '',
+    description,
+    title,
+    inputSchema,
+    outputSchema,
+    annotations,
+    extra: {},
+  };
+}

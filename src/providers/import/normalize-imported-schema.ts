@@ -1,0 +1,251 @@
+import { mapSubschemas } from '../schema/map-subschemas.js';
+import { DRAFT_2020_12_URI } from '../schema/schema-keywords.js';
+import {
+  defineEntry,
+  isPlainObject,
+  requiredList,
+  type SchemaNode,
+} from '../schema/schema-node.js';
+import type { SchemaWarningSink } from '../schema/schema-warnings.js';
+import { upgradeToDraft2020 } from '../schema/upgrade-to-draft-2020.js';
+
+/**
+ * Non-standard type names found in real tool lists, mapped as BFCL maps them for OpenAI
+ * (`bfcl_eval/constants` GORILLA_TO_OPENAPI): `dict` → object, `float` → number, `tuple` →
+ * array, `any` → string, and the Java/Python spellings.
+ */
+const TYPE_NAMES: Readonly<Record<string, string>> = Object.freeze({
+  dict: 'object',
+  hashmap: 'object',
+  hashtable: 'object',
+  map: 'object',
+  float: 'number',
+  double: 'number',
+  decimal: 'number',
+  tuple: 'array',
+  list: 'array',
+  arraylist: 'array',
+  queue: 'array',
+  stack: 'array',
+  set: 'array',
+  any: 'string',
+  str: 'string',
+  char: 'string',
+  text: 'string',
+  int: 'integer',
+  long: 'integer',
+  short: 'integer',
+  byte: 'integer',
+  bigint: 'integer',
+  bool: 'boolean',
+});
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
+const SUPPORTED_DIALECTS = new Set([
+  DRAFT_2020_12_URI,
+  'http://json-schema.org/draft-07/schema',
+  'https://json-schema.org/draft-07/schema',
+]);
+const MAX_NESTING = 256;
+
+/**
+ * Turns the input schema of an imported tool into one the registry and every translator
+ * accept: a missing or non-object schema becomes `{type: "object", properties: {}}`; the root
+ * gets `type: "object"` and `properties`; non-standard type names (`dict`, `float`, `tuple`,
+ * `any`, `String`, `INTEGER`, ...) become JSON Schema types; arrays without `items` get string
+ * items; per-property `required: true` (draft-03) moves into the parent's `required`; `required`
+ * names that are not properties are removed; draft-04/06 schemas are upgraded to 2020-12.
+ * Every change is reported. Returns undefined when the root is a non-object type (the tool
+ * cannot take arguments as a JSON object).
+ */
+export function normalizeImportedSchema(
+  schema: unknown,
+  sink: SchemaWarningSink,
+): SchemaNode | undefined {
+  if (!isPlainObject(schema)) {
+    if (schema !== undefined && schema !== null) {
+      sink.add(
+        'SCHEMA_REPLACED',
+        'root',
+        '',
+        `the input schema was ${JSON.stringify(schema)}, not an object; the tool takes no parameters now`,
+      );
+    }
+    return { type: 'object', properties: {} };
+  }
+  // draft-04 leftovers (boolean exclusiveMinimum, ...) are invalid in draft-07 and 2020-12 alike
+  let root = upgradeToDraft2020(visit(schema, '', 0) as SchemaNode, sink);
+  if (typeof root.$schema === 'string' && !SUPPORTED_DIALECTS.has(root.$schema.replace(/#$/, ''))) {
+    sink.add(
+      'SCHEMA_DIALECT_CONVERTED',
+      '$schema',
+      '/$schema',
+      `"$schema": "${root.$schema}" is not a supported dialect (2020-12, draft-07); "$schema" was removed, so the schema is read as 2020-12`,
+    );
+    const { $schema: _schema, ...rest } = root;
+    root = rest;
+  }
+  const type = root.type;
+  if (type === undefined) {
+    root = { type: 'object', ...root };
+  } else if (type !== 'object') {
+    const types = Array.isArray(type) ? type : [type];
+    if (!types.includes('object')) return undefined;
+    sink.add(
+      'ROOT_TYPE_SET',
+      'root-type',
+      '/type',
+      `the root type ${JSON.stringify(type)} became "object" (tool arguments are always an object)`,
+    );
+    root = { ...root, type: 'object' };
+  }
+  if (!isPlainObject(root.properties)) root = { ...root, properties: {} };
+  return checkRequired(root, '');
+
+  function visit(node: unknown, pointer: string, depth: number): unknown {
+    if (!isPlainObject(node) || depth > MAX_NESTING) return node;
+    let current = mapSubschemas(node, pointer, (child, childPointer) =>
+      visit(child, childPointer, depth + 1),
+    );
+    current = fixType(current, pointer);
+    current = typeUntypedValue(current, pointer);
+    current = liftPropertyRequired(current, pointer);
+    if (
+      current.type === 'array' &&
+      !Object.hasOwn(current, 'items') &&
+      !Object.hasOwn(current, 'prefixItems')
+    ) {
+      sink.add(
+        'ARRAY_ITEMS_ADDED',
+        'items',
+        pointer,
+        'an array without "items" was given string items (providers reject arrays without items); fix the element type if it is not a string',
+      );
+      current = { ...current, items: { type: 'string' } };
+    }
+    return pointer === '' ? current : checkRequired(current, pointer);
+  }
+
+  function fixType(node: SchemaNode, pointer: string): SchemaNode {
+    const type = node.type;
+    if (typeof type === 'string' && !JSON_TYPES.has(type)) {
+      const mapped = mapTypeName(type);
+      sink.add(
+        'TYPE_CONVERTED',
+        type,
+        `${pointer}/type`,
+        mapped === undefined
+          ? `type "${type}" is not a JSON Schema type and was removed`
+          : `type "${type}" is not a JSON Schema type; it became "${mapped}"`,
+      );
+      const { type: _type, ...rest } = node;
+      return mapped === undefined ? rest : { type: mapped, ...rest };
+    }
+    if (
+      Array.isArray(type) &&
+      type.some((entry) => typeof entry === 'string' && !JSON_TYPES.has(entry))
+    ) {
+      const mapped = [
+        ...new Set(
+          type
+            .map((entry) =>
+              typeof entry === 'string' && !JSON_TYPES.has(entry) ? mapTypeName(entry) : entry,
+            )
+            .filter((entry) => entry !== undefined),
+        ),
+      ];
+      sink.add(
+        'TYPE_CONVERTED',
+        JSON.stringify(type),
+        `${pointer}/type`,
+        `type ${JSON.stringify(type)} has non-JSON-Schema names; it became ${JSON.stringify(mapped)}`,
+      );
+      return { ...node, type: mapped };
+    }
+    return node;
+  }
+
+  /**
+   * The registry requires every property and array item to be typed (Gemini rejects untyped
+   * values too): infer the type from enum/const values, else use string as for BFCL's `any`.
+   */
+  function typeUntypedValue(node: SchemaNode, pointer: string): SchemaNode {
+    if (!VALUE_POSITION.test(pointer)) return node;
+    if (
+      Object.hasOwn(node, 'type') ||
+      UNION_KEYWORDS.some((keyword) => Object.hasOwn(node, keyword))
+    ) {
+      return node;
+    }
+    const values = Array.isArray(node.enum)
+      ? node.enum
+      : Object.hasOwn(node, 'const')
+        ? [node.const]
+        : [];
+    const inferred = [...new Set(values.map(jsonTypeOf))];
+    const type = inferred.length === 1 ? inferred[0]! : 'string';
+    sink.add(
+      'TYPE_INFERRED',
+      pointer,
+      pointer,
+      values.length > 0 && inferred.length === 1
+        ? `an untyped value got "type": "${type}" from its enum/const values`
+        : `an untyped value (any JSON) got "type": "string", as BFCL maps "any"; set the real type if it is not a string`,
+    );
+    return { type, ...node };
+  }
+
+  function liftPropertyRequired(node: SchemaNode, pointer: string): SchemaNode {
+    if (!isPlainObject(node.properties)) return node;
+    const lifted: string[] = [];
+    let changed = false;
+    const properties: SchemaNode = {};
+    for (const [name, child] of Object.entries(node.properties)) {
+      if (isPlainObject(child) && typeof child.required === 'boolean') {
+        changed = true;
+        if (child.required) lifted.push(name);
+        const { required: _required, ...rest } = child;
+        defineEntry(properties, name, rest);
+      } else defineEntry(properties, name, child);
+    }
+    if (!changed) return node;
+    sink.add(
+      'REQUIRED_CONVERTED',
+      'required',
+      `${pointer}/properties`,
+      'per-property "required": true/false (draft-03) moved into the object\'s "required" list',
+    );
+    return { ...node, properties, required: [...new Set([...requiredList(node), ...lifted])] };
+  }
+
+  function checkRequired(node: SchemaNode, pointer: string): SchemaNode {
+    if (!Array.isArray(node.required) || !isPlainObject(node.properties)) return node;
+    const properties = node.properties;
+    const kept = requiredList(node).filter((name) => Object.hasOwn(properties, name));
+    if (kept.length === node.required.length) return node;
+    const missing = node.required.filter((name) => !kept.includes(name as string));
+    sink.add(
+      'REQUIRED_NOT_DEFINED',
+      `${pointer}`,
+      `${pointer}/required`,
+      `required listed ${missing.map((name) => JSON.stringify(name)).join(', ')}, not defined in properties; removed from required`,
+    );
+    return { ...node, required: kept };
+  }
+}
+
+/** Pointers of property schemas and array item schemas (`…/properties/<name>`, `…/items`). */
+const VALUE_POSITION = /\/(?:properties\/[^/]+|items)$/;
+const UNION_KEYWORDS = ['anyOf', 'oneOf', 'allOf', '$ref'] as const;
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (Number.isInteger(value)) return 'integer';
+  return typeof value;
+}
+
+function mapTypeName(type: string): string | undefined {
+  const lower = type.toLowerCase();
+  if (JSON_TYPES.has(lower)) return lower;
+  return Object.hasOwn(TYPE_NAMES, lower) ? TYPE_NAMES[lower] : undefined;
+}

@@ -1,0 +1,37 @@
+import { isValidToolName } from '../../format/names.js';
+
+const MAX_NAME_LENGTH = 64;
+const HASH_LENGTH = 8;
+
+/**
+ * A deterministic canonical tool name (`^[A-Za-z_][A-Za-z0-9_]{0,63}$`, valid for every
+ * provider) for any provider name: other characters (`.`, `-`, `/`, `:`, spaces, ...) become
+ * `_`, runs of `_` collapse, trailing `_` go, a leading digit gets a `_` prefix, and a name
+ * longer than 64 characters keeps its first 55 characters plus `_` and 8 hex digits of a hash
+ * of the whole name, so distinct long names stay distinct. Valid names come back unchanged.
+ */
+export function toCanonicalToolName(name: string): string {
+  if (isValidToolName(name)) return name;
+  let converted = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/_+/g, '_');
+  if (converted.length > 1) converted = converted.replace(/_$/, '');
+  if (converted === '' || converted === '_') converted = 'tool';
+  if (/^[0-9]/.test(converted)) converted = `_${converted}`;
+  if (converted.length > MAX_NAME_LENGTH) {
+    converted = `${converted.slice(0, MAX_NAME_LENGTH - HASH_LENGTH - 1)}_${fnv1a(name)}`;
+  }
+  return converted;
+}
+
+/** 32-bit FNV-1a of the UTF-16 code units, as 8 hex digits. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(HASH_LENGTH, '0');
+}

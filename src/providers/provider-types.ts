@@ -1,0 +1,289 @@
+/**
+ * Provider ids, translation options, and the wire shapes each translator produces. The wire
+ * types are a limited version of each provider's SDK type, focused on what the translators emit;
+ * `test/providers/sdk-types.test.ts` proves they are assignable to the official SDK types.
+ */
+
+import type {
+  CostEstimate,
+  JsonSchema,
+  LatencyEstimate,
+  ToolAnnotations,
+  Warning,
+} from '../format/types.js';
+
+/** Every provider `translate` and `fromProvider` support. */
+export const PROVIDER_IDS = [
+  'openai',
+  'openai-responses',
+  'anthropic',
+  'google',
+  'bedrock',
+  'mcp',
+  'canonical',
+] as const;
+
+/** A provider id: `openai` is Chat Completions, `openai-responses` the Responses API. */
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+/** Whether `value` is a provider id. */
+export function isProviderId(value: unknown): value is ProviderId {
+  return typeof value === 'string' && (PROVIDER_IDS as readonly string[]).includes(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// options
+
+/** Options shared by translators that rewrite schemas. */
+export interface SchemaRewriteOptions {
+  /**
+   * How many times a recursive `$ref` is expanded before the recursive property is dropped
+   * (bounded unroll, with a `RECURSIVE_SCHEMA_UNROLLED` warning). Default 3.
+   */
+  recursionDepth?: number;
+}
+
+/** Options of the `openai` (Chat Completions) translator. */
+export interface OpenAIChatOptions extends SchemaRewriteOptions {
+  /**
+   * `true` (default): make each schema strict when possible, else send `strict: false` with a
+   * `STRICT_DISABLED` warning. `false`: never strict (still always sends `strict: false`).
+   */
+  strict?: boolean;
+}
+
+/** Options of the `openai-responses` translator. */
+export interface OpenAIResponsesOptions extends OpenAIChatOptions {
+  /**
+   * Mark tools `defer_loading: true` (tool search, gpt-5.4 and later): `true` for every tool, or
+   * the names of the tools to defer.
+   */
+  deferLoading?: boolean | readonly string[];
+  /**
+   * Put the hosted `{ type: "tool_search" }` tool in front when any tool is deferred. Default
+   * true; `false` adds none (then at least one tool stays loaded).
+   */
+  toolSearch?: boolean;
+}
+
+/** Anthropic `cache_control` as it appears on a tool. */
+export interface AnthropicCacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
+/** Options of the `anthropic` translator. */
+export interface AnthropicOptions {
+  /** Put `cache_control` on the last tool (a prompt-cache breakpoint): `true` = `{type:"ephemeral"}`. */
+  cacheControl?: boolean | AnthropicCacheControl;
+  /** Mark tools `defer_loading: true` (tool search): `true` for every tool, or the names to defer. */
+  deferLoading?: boolean | readonly string[];
+  /**
+   * The tool-search server tool added in front when any tool is deferred. Default `"bm25"`;
+   * `false` adds none (then at least one tool stays loaded, because the API rejects a request
+   * where every tool is deferred).
+   */
+  toolSearch?: 'bm25' | 'regex' | false;
+}
+
+/** Options of the `google` (Gemini) translator. */
+export type GoogleOptions = SchemaRewriteOptions;
+
+/** Options of the `bedrock` (Converse) translator. */
+export interface BedrockOptions extends SchemaRewriteOptions {
+  /** Append `{ cachePoint: { type: "default" } }` after the tools (a prompt-cache checkpoint). */
+  cachePoint?: boolean;
+}
+
+/** Options of the `mcp` translator. */
+export interface McpOptions {
+  /** Derive `annotations` from `category` where the tool does not set them. Default true. */
+  deriveAnnotations?: boolean;
+}
+
+/** Options of the `canonical` translator (none yet). */
+export type CanonicalOptions = Record<string, never>;
+
+/** Options by provider. */
+export interface TranslateOptionsMap {
+  openai: OpenAIChatOptions;
+  'openai-responses': OpenAIResponsesOptions;
+  anthropic: AnthropicOptions;
+  google: GoogleOptions;
+  bedrock: BedrockOptions;
+  mcp: McpOptions;
+  canonical: CanonicalOptions;
+}
+
+/** The options `translate(tools, provider, options)` accepts for `provider`. */
+export type TranslateOptions<P extends ProviderId = ProviderId> = TranslateOptionsMap[P];
+
+// ---------------------------------------------------------------------------------------------
+// wire shapes
+
+/** A JSON Schema as sent to a provider. */
+export type WireSchema = { [key: string]: unknown };
+
+/** OpenAI Chat Completions `tools[]` entry (SDK `ChatCompletionFunctionTool`). */
+export interface OpenAIChatTool {
+  type: 'function';
+  function: {
+    name: string;
+    description?: string;
+    parameters: WireSchema;
+    strict: boolean;
+  };
+}
+
+/** OpenAI Responses `tools[]` entry (SDK `FunctionTool`): flat. */
+export interface OpenAIResponsesTool {
+  type: 'function';
+  name: string;
+  description?: string;
+  parameters: WireSchema;
+  strict: boolean;
+  defer_loading?: boolean;
+}
+
+/** OpenAI Responses hosted tool search (SDK `ToolSearchTool`), added when tools are deferred. */
+export interface OpenAIToolSearchTool {
+  type: 'tool_search';
+}
+
+/** One entry of the Responses `tools` array. */
+export type OpenAIResponsesToolEntry = OpenAIResponsesTool | OpenAIToolSearchTool;
+
+/** Anthropic custom tool (SDK `Tool`). */
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  input_schema: {
+    type: 'object';
+    properties?: unknown;
+    required?: string[];
+    [key: string]: unknown;
+  };
+  cache_control?: AnthropicCacheControl;
+  defer_loading?: boolean;
+}
+
+/** Anthropic tool-search server tool (SDK `ToolSearchToolBm25_20251119` / `...Regex20251119`). */
+export type AnthropicToolSearchTool =
+  | { type: 'tool_search_tool_bm25_20251119'; name: 'tool_search_tool_bm25' }
+  | { type: 'tool_search_tool_regex_20251119'; name: 'tool_search_tool_regex' };
+
+/** One entry of the Anthropic `tools` array. */
+export type AnthropicToolEntry = AnthropicTool | AnthropicToolSearchTool;
+
+/** Gemini `Type` values (OpenAPI types, upper case as the API's enum names). */
+export type GeminiType = 'STRING' | 'NUMBER' | 'INTEGER' | 'BOOLEAN' | 'ARRAY' | 'OBJECT';
+
+/**
+ * Gemini `Schema` (OpenAPI 3.0 subset). Integer-valued limits are strings: the API declares
+ * them int64, whose JSON form is a string (the SDK types them `string`).
+ */
+export interface GeminiSchema {
+  type?: GeminiType;
+  format?: string;
+  title?: string;
+  description?: string;
+  nullable?: boolean;
+  enum?: string[];
+  items?: GeminiSchema;
+  minItems?: string;
+  maxItems?: string;
+  properties?: Record<string, GeminiSchema>;
+  required?: string[];
+  minProperties?: string;
+  maxProperties?: string;
+  minLength?: string;
+  maxLength?: string;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  anyOf?: GeminiSchema[];
+  default?: unknown;
+  example?: unknown;
+}
+
+/** Gemini `FunctionDeclaration`. `parameters` is absent for tools without parameters. */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description?: string;
+  parameters?: GeminiSchema;
+}
+
+/** Gemini `Tool`: the translator emits one holding every declaration. */
+export interface GeminiTool {
+  functionDeclarations: GeminiFunctionDeclaration[];
+}
+
+/** Bedrock Converse `toolConfig.tools[]` tool entry. `description` is omitted when empty. */
+export interface BedrockToolSpecEntry {
+  toolSpec: {
+    name: string;
+    description?: string;
+    inputSchema: { json: WireSchema };
+  };
+}
+
+/** Bedrock Converse cache checkpoint entry. */
+export interface BedrockCachePointEntry {
+  cachePoint: { type: 'default' };
+}
+
+/** One entry of the Bedrock `toolConfig.tools` array. */
+export type BedrockToolEntry = BedrockToolSpecEntry | BedrockCachePointEntry;
+
+/** MCP `tools/list` entry. */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: 'object'; properties?: Record<string, object>; [key: string]: unknown };
+  outputSchema?: { type: 'object'; properties?: Record<string, object>; [key: string]: unknown };
+  annotations?: ToolAnnotations;
+}
+
+/** Seed 000's canonical format, what an external tool's `--schema` prints. */
+export interface CanonicalTool {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+/** The `tools` value each provider's request takes. */
+export interface ProviderPayloadMap {
+  openai: OpenAIChatTool[];
+  'openai-responses': OpenAIResponsesToolEntry[];
+  anthropic: AnthropicToolEntry[];
+  google: GeminiTool[];
+  bedrock: BedrockToolEntry[];
+  mcp: McpTool[];
+  canonical: CanonicalTool[];
+}
+
+/** The payload of `provider`: exactly the value of the request's `tools` field. */
+export type ProviderPayload<P extends ProviderId = ProviderId> = ProviderPayloadMap[P];
+
+// ---------------------------------------------------------------------------------------------
+// results
+
+/** What `translate` returns beside the payload for each tool (never sent to the provider). */
+export interface ToolTranslationMetadata {
+  /** Group of a registry tool; null for tools that did not come from a registry. */
+  group: string | null;
+  executor: string;
+  cost_estimate: CostEstimate;
+  latency_estimate: LatencyEstimate;
+}
+
+/** The result of `translate`. Shared with the cache: treat every part as read-only. */
+export interface TranslationResult<P extends ProviderId = ProviderId> {
+  /** Exactly the value of the request's `tools` field. */
+  payload: ProviderPayload<P>;
+  /** Execution metadata keyed by tool name, for the tools in `payload`. */
+  metadata: Readonly<Record<string, ToolTranslationMetadata>>;
+  /** What was changed or dropped, and why. */
+  warnings: readonly Warning[];
+}

@@ -1,0 +1,220 @@
+import type { RegisteredGroup } from '../format/types.js';
+import type { AnalyzedToken, TextAnalyzer } from '../text/text-analyzer.js';
+import { TypoIndex } from '../text/typo-index.js';
+import type { AnalyzedTurn } from './analyze-turn.js';
+import type { TermVocabulary } from './term-vocabulary.js';
+import type { TypoMatch } from './types.js';
+
+/** One keyword of one group, as a sequence of term ids (one id for a single word). */
+interface KeywordPhrase {
+  group: number;
+  keyword: string;
+  terms: Int32Array;
+}
+
+/** What matched a group in one text. */
+export interface GroupMatch {
+  /** Keywords as written in the group file, in message order, without repeats. */
+  keywords: string[];
+  /** Keywords that matched only through typo tolerance. */
+  typos: TypoMatch[];
+}
+
+/**
+ * The inverted index from normalized keyword terms to groups, built once per registry.
+ * Matching a message costs one array read per message term, whatever the number of groups:
+ * each term id points at the keywords that start with it; multi-word keywords then check the
+ * following positions. No substring tests and no regexes built from keywords.
+ */
+export class KeywordIndex {
+  /** Keywords by the id of their first term. */
+  readonly #byFirstTerm: (KeywordPhrase[] | undefined)[] = [];
+  /** Every term id used by some keyword (for typo lookups). */
+  readonly #keywordTerms = new Set<number>();
+  /** Keyword words and stems, for typo tolerance; built on first use. */
+  #typos: TypoIndex<number> | undefined;
+  readonly #words: { word: string; term: string; id: number }[] = [];
+
+  constructor(
+    groups: readonly RegisteredGroup[],
+    analyzer: TextAnalyzer,
+    vocabulary: TermVocabulary,
+  ) {
+    groups.forEach((group, groupIndex) => {
+      for (const keyword of group.selection.keywords ?? []) {
+        const tokens = analyzeKeyword(analyzer, keyword);
+        if (tokens.length === 0) continue;
+        const terms = Int32Array.from(tokens, (token) => vocabulary.add(token.term));
+        this.#addPhrase({ group: groupIndex, keyword, terms });
+        tokens.forEach((token, position) => {
+          this.#words.push({ word: token.word, term: token.term, id: terms[position]! });
+        });
+        if (tokens.length > 1) {
+          // "pull request" also matches the one-word spelling "pullrequest" / "pull-request"
+          const joined = tokens.map((token) => token.word).join('');
+          const id = vocabulary.add(analyzer.stem(joined));
+          this.#addPhrase({ group: groupIndex, keyword, terms: Int32Array.of(id) });
+        }
+      }
+    });
+  }
+
+  #addPhrase(phrase: KeywordPhrase): void {
+    const first = phrase.terms[0]!;
+    const list = this.#byFirstTerm[first];
+    const duplicate = list?.some(
+      (other) =>
+        other.group === phrase.group &&
+        other.terms.length === phrase.terms.length &&
+        other.terms.every((term, index) => term === phrase.terms[index]),
+    );
+    if (duplicate === true) return;
+    if (list === undefined) this.#byFirstTerm[first] = [phrase];
+    else list.push(phrase);
+    for (const term of phrase.terms) this.#keywordTerms.add(term);
+  }
+
+  /**
+   * Adds to `turn` (in place) the keyword terms one edit away from each word that is not
+   * itself a keyword term; `matchGroups` then reports those matches as typos.
+   */
+  addTypoAlternatives(turn: AnalyzedTurn, stem: (word: string) => string): void {
+    const typos = this.#typoIndex();
+    const { ids, starts, typoWords } = turn;
+    const originalPositions = starts.length - 1;
+    const extraIds: number[][] = [];
+    for (let position = 0; position < originalPositions; position++) {
+      const start = starts[position]!;
+      const end = starts[position + 1]!;
+      let known = false;
+      for (let slot = start; slot < end; slot++) {
+        if (this.#keywordTerms.has(ids[slot]!)) known = true;
+      }
+      const found: number[] = [];
+      if (!known) {
+        const word = turn.words[position]!;
+        for (const candidate of [word, stem(word)]) {
+          for (const entry of typos.lookup(candidate)) {
+            if (!found.includes(entry.value)) found.push(entry.value);
+          }
+        }
+      }
+      extraIds.push(found);
+    }
+    // rebuild the flat arrays with the alternatives appended to their positions
+    const newIds: number[] = [];
+    const newStarts: number[] = [];
+    const newTypoWords: (string | undefined)[] = [];
+    for (let position = 0; position < originalPositions; position++) {
+      newStarts.push(newIds.length);
+      for (let slot = starts[position]!; slot < starts[position + 1]!; slot++) {
+        newIds.push(ids[slot]!);
+        newTypoWords.push(typoWords[slot]);
+      }
+      const word = turn.words[position]!;
+      for (const id of extraIds[position]!) {
+        newIds.push(id);
+        newTypoWords.push(word);
+        // the corrected term also ranks, in place of the unknown word
+        if (!turn.queryIds.includes(id)) {
+          turn.queryIds.push(id);
+          turn.queryWords.push(word);
+        }
+      }
+      if (extraIds[position]!.length > 0) {
+        const unknown = turn.unknown.findIndex((entry) => entry.word === word);
+        if (unknown >= 0) turn.unknown.splice(unknown, 1);
+      }
+    }
+    newStarts.push(newIds.length);
+    ids.splice(0, ids.length, ...newIds);
+    starts.splice(0, starts.length, ...newStarts);
+    typoWords.splice(0, typoWords.length, ...newTypoWords);
+  }
+
+  #typoIndex(): TypoIndex<number> {
+    if (this.#typos === undefined) {
+      this.#typos = new TypoIndex<number>();
+      for (const { word, term, id } of this.#words) {
+        this.#typos.add(word, id);
+        this.#typos.add(term, id);
+      }
+    }
+    return this.#typos;
+  }
+
+  /**
+   * Groups whose keywords occur in `turn` as whole words (single-word keywords) or as
+   * consecutive words (multi-word keywords), after normalization and stemming.
+   */
+  matchGroups(
+    turn: AnalyzedTurn,
+    into: Map<number, GroupMatch> = new Map(),
+  ): Map<number, GroupMatch> {
+    const { ids, starts, typoWords } = turn;
+    const positions = starts.length - 1;
+    for (let position = 0; position < positions; position++) {
+      for (let slot = starts[position]!; slot < starts[position + 1]!; slot++) {
+        const id = ids[slot]!;
+        if (id < 0) continue;
+        const phrases = this.#byFirstTerm[id];
+        if (phrases === undefined) continue;
+        for (const phrase of phrases) {
+          let typo = typoWords[slot];
+          let matched = true;
+          for (let offset = 1; offset < phrase.terms.length; offset++) {
+            const next = position + offset;
+            if (next >= positions) {
+              matched = false;
+              break;
+            }
+            const found = findSlot(ids, starts[next]!, starts[next + 1]!, phrase.terms[offset]!);
+            if (found < 0) {
+              matched = false;
+              break;
+            }
+            typo ??= typoWords[found];
+          }
+          if (!matched) continue;
+          let match = into.get(phrase.group);
+          if (match === undefined) {
+            match = { keywords: [], typos: [] };
+            into.set(phrase.group, match);
+          }
+          if (!match.keywords.includes(phrase.keyword)) {
+            match.keywords.push(phrase.keyword);
+            if (typo !== undefined) match.typos.push({ keyword: phrase.keyword, word: typo });
+          } else if (typo === undefined && match.typos.length > 0) {
+            // matched exactly elsewhere: not a typo match after all
+            match.typos = match.typos.filter((entry) => entry.keyword !== phrase.keyword);
+          }
+        }
+      }
+    }
+    return into;
+  }
+}
+
+function findSlot(ids: readonly number[], start: number, end: number, id: number): number {
+  for (let slot = start; slot < end; slot++) if (ids[slot] === id) return slot;
+  return -1;
+}
+
+// analyzed keywords per analyzer: registering groups one by one rebuilds the index of every
+// new snapshot, and this keeps each rebuild to Map lookups
+const analyzedKeywords = new WeakMap<TextAnalyzer, Map<string, AnalyzedToken[]>>();
+
+function analyzeKeyword(analyzer: TextAnalyzer, keyword: string): AnalyzedToken[] {
+  let cache = analyzedKeywords.get(analyzer);
+  if (cache === undefined) {
+    cache = new Map();
+    analyzedKeywords.set(analyzer, cache);
+  }
+  let tokens = cache.get(keyword);
+  if (tokens === undefined) {
+    tokens = analyzer.analyze(keyword);
+    if (cache.size >= 100_000) cache.clear();
+    cache.set(keyword, tokens);
+  }
+  return tokens;
+}

@@ -1,0 +1,348 @@
+import type { RegisteredGroup, RegisteredTool } from '../format/types.js';
+import type { TextAnalyzer } from '../text/text-analyzer.js';
+import { isTooShort } from './analyze-turn.js';
+import type { TermVocabulary } from './term-vocabulary.js';
+import { groupFieldTexts, toolFieldTexts } from './tool-document.js';
+
+/** Weight and length normalization of one BM25F field. */
+export interface FieldWeight {
+  weight: number;
+  /** 0: ignore field length; 1: full normalization. */
+  b: number;
+}
+
+/** BM25F parameters. */
+export interface RelevanceParameters {
+  k1: number;
+  name: FieldWeight;
+  title: FieldWeight;
+  tags: FieldWeight;
+  description: FieldWeight;
+  parameterNames: FieldWeight;
+  parameterTexts: FieldWeight;
+  keywords: FieldWeight;
+  group: FieldWeight;
+}
+
+/**
+ * Default BM25F weights: the tool name counts most, then the group's keywords, title and tags,
+ * then the description; parameter text and the group description are weaker evidence.
+ */
+export const DEFAULT_RELEVANCE_PARAMETERS: Readonly<RelevanceParameters> = Object.freeze({
+  k1: 1.2,
+  name: Object.freeze({ weight: 3, b: 0.5 }),
+  title: Object.freeze({ weight: 2, b: 0.5 }),
+  tags: Object.freeze({ weight: 1.5, b: 0.5 }),
+  description: Object.freeze({ weight: 1, b: 0.75 }),
+  parameterNames: Object.freeze({ weight: 0.6, b: 0.75 }),
+  parameterTexts: Object.freeze({ weight: 0.2, b: 0.75 }),
+  keywords: Object.freeze({ weight: 1.5, b: 0.5 }),
+  group: Object.freeze({ weight: 0.5, b: 0.5 }),
+});
+
+const FIELD_COUNT = 8;
+
+/** One scored tool: its catalog position and raw BM25F score. */
+export interface ScoredDocument {
+  doc: number;
+  raw: number;
+}
+
+/**
+ * A BM25F index over the registry's tools, in catalog order (document `i` is tool `i`). Each
+ * (tool, term) weight, idf times the saturated, field-weighted term frequency, is computed once
+ * at build time and stored twice in typed arrays: by tool (to score a few candidates without
+ * touching the rest of the catalog) and by term (to search the whole catalog).
+ */
+export class RelevanceIndex {
+  readonly size: number;
+  readonly k1: number;
+  readonly #docStarts: Int32Array;
+  readonly #docTerms: Int32Array;
+  readonly #docWeights: Float32Array;
+  readonly #postStarts: Int32Array;
+  readonly #postDocs: Int32Array;
+  readonly #postWeights: Float32Array;
+  readonly #idf: Float64Array;
+  /** idf of a term no tool contains: as rare as the rarest indexed term. */
+  readonly unknownIdf: number;
+  #accumulator: Float64Array;
+
+  constructor(
+    tools: readonly RegisteredTool[],
+    groups: readonly RegisteredGroup[],
+    analyzer: TextAnalyzer,
+    vocabulary: TermVocabulary,
+    parameters: RelevanceParameters = DEFAULT_RELEVANCE_PARAMETERS,
+  ) {
+    const fields = [
+      parameters.name,
+      parameters.title,
+      parameters.tags,
+      parameters.description,
+      parameters.parameterNames,
+      parameters.parameterTexts,
+      parameters.keywords,
+      parameters.group,
+    ];
+    this.k1 = parameters.k1;
+    this.size = tools.length;
+    // word → term id, or -1 for a stopword or a too-short term: one Map read per word
+    const wordIds = new Map<string, number>();
+    const idOfWord = (word: string): number => {
+      let id = wordIds.get(word);
+      if (id === undefined) {
+        const term = analyzer.stem(word);
+        id = analyzer.isStopword(word) || isTooShort(term) ? -1 : vocabulary.add(term);
+        wordIds.set(word, id);
+      }
+      return id;
+    };
+    // texts repeat (parameter descriptions, group fields): analyze each distinct text once
+    const textIds = new Map<string, Int32Array>();
+    const termsOf = (text: string): Int32Array => {
+      if (text === '') return EMPTY;
+      const cached = textIds.get(text);
+      if (cached !== undefined) return cached;
+      const ids: number[] = [];
+      for (const token of analyzer.tokenize(text)) {
+        const id = idOfWord(token.text);
+        if (id >= 0) ids.push(id);
+        for (const part of token.parts) {
+          const partId = idOfWord(part);
+          if (partId >= 0) ids.push(partId);
+        }
+      }
+      const result = Int32Array.from(ids);
+      textIds.set(text, result);
+      return result;
+    };
+
+    // pass 1: term ids of every field; group fields are analyzed once per group
+    const groupTerms = new Map<string, Int32Array[]>();
+    for (const group of groups) groupTerms.set(group.group, groupFieldTexts(group).map(termsOf));
+    const noGroup = groupFieldTexts(undefined).map(termsOf);
+    const docFields: Int32Array[][] = tools.map((tool) => [
+      ...toolFieldTexts(tool).map(termsOf),
+      ...(groupTerms.get(tool.group) ?? noGroup),
+    ]);
+    const averages = new Float64Array(FIELD_COUNT);
+    for (const docField of docFields) {
+      for (let field = 0; field < FIELD_COUNT; field++) averages[field]! += docField[field]!.length;
+    }
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      averages[field] = Math.max(1, averages[field]! / Math.max(1, tools.length));
+    }
+
+    // pass 2: field-weighted, length-normalized term frequencies per tool
+    const vocabularySize = vocabulary.size;
+    const pseudoFrequency = new Float64Array(vocabularySize);
+    const documentFrequency = new Int32Array(vocabularySize);
+    const perDoc: { terms: Int32Array; frequencies: Float64Array }[] = [];
+    let total = 0;
+    for (const docField of docFields) {
+      const touched: number[] = [];
+      for (let field = 0; field < FIELD_COUNT; field++) {
+        const ids = docField[field]!;
+        if (ids.length === 0) continue;
+        const { weight, b } = fields[field]!;
+        const increment = weight / (1 - b + (b * ids.length) / averages[field]!);
+        for (const id of ids) {
+          if (pseudoFrequency[id] === 0) touched.push(id);
+          pseudoFrequency[id]! += increment;
+        }
+      }
+      touched.sort((a, b) => a - b);
+      const terms = Int32Array.from(touched);
+      const frequencies = new Float64Array(terms.length);
+      terms.forEach((id, position) => {
+        frequencies[position] = pseudoFrequency[id]!;
+        pseudoFrequency[id] = 0;
+        documentFrequency[id]!++;
+      });
+      total += terms.length;
+      perDoc.push({ terms, frequencies });
+    }
+
+    const count = tools.length;
+    this.#idf = new Float64Array(vocabularySize);
+    for (let id = 0; id < vocabularySize; id++) {
+      const frequency = documentFrequency[id]!;
+      this.#idf[id] =
+        frequency === 0 ? 0 : Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
+    }
+    this.unknownIdf = Math.log(1 + (count - 1 + 0.5) / 1.5);
+
+    // by tool
+    this.#docStarts = new Int32Array(count + 1);
+    this.#docTerms = new Int32Array(total);
+    this.#docWeights = new Float32Array(total);
+    const k1 = this.k1;
+    let offset = 0;
+    perDoc.forEach(({ terms, frequencies }, doc) => {
+      this.#docStarts[doc] = offset;
+      for (let position = 0; position < terms.length; position++) {
+        const id = terms[position]!;
+        const frequency = frequencies[position]!;
+        this.#docTerms[offset] = id;
+        this.#docWeights[offset] = (this.#idf[id]! * (k1 + 1) * frequency) / (k1 + frequency);
+        offset++;
+      }
+    });
+    this.#docStarts[count] = offset;
+
+    // by term
+    this.#postStarts = new Int32Array(vocabularySize + 1);
+    for (let id = 0; id < vocabularySize; id++) {
+      this.#postStarts[id + 1] = this.#postStarts[id]! + documentFrequency[id]!;
+    }
+    this.#postDocs = new Int32Array(total);
+    this.#postWeights = new Float32Array(total);
+    const fill = this.#postStarts.slice(0, vocabularySize);
+    for (let doc = 0; doc < count; doc++) {
+      for (let slot = this.#docStarts[doc]!; slot < this.#docStarts[doc + 1]!; slot++) {
+        const id = this.#docTerms[slot]!;
+        const at = fill[id]!++;
+        this.#postDocs[at] = doc;
+        this.#postWeights[at] = this.#docWeights[slot]!;
+      }
+    }
+    this.#accumulator = new Float64Array(count);
+  }
+
+  /** Number of tools containing term `id` (0 for ids added after the index was built). */
+  documentFrequency(id: number): number {
+    if (id < 0 || id >= this.#idf.length) return 0;
+    return this.#postStarts[id + 1]! - this.#postStarts[id]!;
+  }
+
+  /**
+   * The score a tool containing every query term with unbounded frequency would approach:
+   * dividing by it turns raw scores into 0-1 relevance comparable across queries.
+   */
+  maxScore(queryIds: readonly number[], weights: readonly number[], unknownTerms: number): number {
+    let sum = unknownTerms * this.unknownIdf;
+    for (let index = 0; index < queryIds.length; index++) {
+      const id = queryIds[index]!;
+      const idf = this.documentFrequency(id) > 0 ? this.#idf[id]! : this.unknownIdf;
+      sum += idf * weights[index]!;
+    }
+    return sum * (this.k1 + 1);
+  }
+
+  /**
+   * Raw scores of the tools in `ranges` (flattened `[start, end)` pairs of catalog positions),
+   * written to `out[i]` for each `docs[i]` with `from <= i < to`; those docs must be exactly
+   * the tools of the ranges.
+   * Each query term's postings are entered by binary search at each range, so the cost is
+   * (query terms × ranges × log postings) plus the matches: it does not grow with the catalog.
+   */
+  scoreRanges(
+    queryIds: readonly number[],
+    weights: readonly number[],
+    ranges: readonly number[],
+    docs: readonly number[],
+    from: number,
+    to: number,
+    out: number[],
+  ): void {
+    const accumulator = this.#accumulator;
+    const postStarts = this.#postStarts;
+    const postDocs = this.#postDocs;
+    const postWeights = this.#postWeights;
+    const vocabularySize = this.#idf.length;
+    for (let index = 0; index < queryIds.length; index++) {
+      const id = queryIds[index]!;
+      if (id < 0 || id >= vocabularySize) continue;
+      const weight = weights[index]!;
+      const first = postStarts[id]!;
+      const last = postStarts[id + 1]!;
+      if (first === last) continue;
+      for (let range = 0; range < ranges.length; range += 2) {
+        const start = ranges[range]!;
+        const end = ranges[range + 1]!;
+        // lower bound of `start` in this term's postings (sorted by catalog position)
+        let low = first;
+        let high = last;
+        while (low < high) {
+          const middle = (low + high) >>> 1;
+          if (postDocs[middle]! < start) low = middle + 1;
+          else high = middle;
+        }
+        for (let slot = low; slot < last; slot++) {
+          const doc = postDocs[slot]!;
+          if (doc >= end) break;
+          accumulator[doc]! += weight * postWeights[slot]!;
+        }
+      }
+    }
+    for (let index = from; index < to; index++) {
+      const doc = docs[index]!;
+      out[index] = accumulator[doc]!;
+      accumulator[doc] = 0;
+    }
+  }
+
+  /**
+   * The `k` best tools for the query, best first (ties: catalog order), over the whole
+   * catalog or the tools `accept` allows. Cost: the postings of the query terms.
+   */
+  search(
+    queryIds: readonly number[],
+    weights: readonly number[],
+    k: number,
+    accept?: (doc: number) => boolean,
+  ): ScoredDocument[] {
+    const accumulator = this.#accumulator;
+    const touched: number[] = [];
+    for (let index = 0; index < queryIds.length; index++) {
+      const id = queryIds[index]!;
+      if (id < 0 || id >= this.#idf.length) continue;
+      const weight = weights[index]!;
+      const end = this.#postStarts[id + 1]!;
+      for (let slot = this.#postStarts[id]!; slot < end; slot++) {
+        const doc = this.#postDocs[slot]!;
+        if (accumulator[doc] === 0) touched.push(doc);
+        accumulator[doc]! += weight * this.#postWeights[slot]!;
+      }
+    }
+    const best: ScoredDocument[] = [];
+    for (const doc of touched) {
+      const raw = accumulator[doc]!;
+      accumulator[doc] = 0;
+      if (raw <= 0 || (accept !== undefined && !accept(doc))) continue;
+      if (best.length === k) {
+        const last = best[k - 1]!;
+        if (raw < last.raw || (raw === last.raw && doc > last.doc)) continue;
+      }
+      const entry = { doc, raw };
+      let at = best.length;
+      if (at < k) best.push(entry);
+      else best[--at] = entry;
+      while (at > 0) {
+        const previous = best[at - 1]!;
+        if (previous.raw > raw || (previous.raw === raw && previous.doc < doc)) break;
+        best[at] = previous;
+        at--;
+      }
+      best[at] = entry;
+    }
+    return best;
+  }
+
+  /** Whether tool `doc` contains term `id` (binary search over its sorted terms). */
+  hasTerm(doc: number, id: number): boolean {
+    let low = this.#docStarts[doc]!;
+    let high = this.#docStarts[doc + 1]! - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const value = this.#docTerms[middle]!;
+      if (value === id) return true;
+      if (value < id) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
+  }
+}
+
+const EMPTY = new Int32Array(0);

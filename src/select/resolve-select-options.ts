@@ -1,0 +1,169 @@
+import { ToolcapError } from '../errors/toolcap-error.js';
+import type { CostEstimate, LatencyEstimate, ToolCategory } from '../format/types.js';
+import { isProviderId, PROVIDER_IDS, type ProviderId } from '../providers/provider-types.js';
+import { CATEGORY_BITS } from './selection-index.js';
+import type { HistoryEntry, SelectOptions } from './types.js';
+
+/** Default number of history entries that count. */
+export const DEFAULT_HISTORY_WINDOW = 4;
+/** Default number of fallback tools. */
+export const DEFAULT_FALLBACK_K = 5;
+/**
+ * Default minimum relevance (0-1) of a fallback tool; below it selection abstains. Chosen on
+ * the BFCL irrelevance / multiple data (see docs/selection.md).
+ */
+export const DEFAULT_FALLBACK_MIN_SCORE = 0.05;
+
+const COSTS: readonly CostEstimate[] = ['low', 'medium', 'high'];
+const LATENCIES: readonly LatencyEstimate[] = ['fast', 'medium', 'slow'];
+const CATEGORIES: readonly ToolCategory[] = ['creation', 'retrieval', 'mutation', 'analysis'];
+
+/** `SelectOptions` checked and with defaults applied. */
+export interface ResolvedSelectOptions {
+  context: Readonly<Record<string, unknown>>;
+  history: readonly HistoryEntry[];
+  maxTools: number | undefined;
+  maxTokens: number | undefined;
+  provider: ProviderId;
+  /** Rank of the costliest allowed (low 0, medium 1, high 2), and its name. */
+  maxCost: number;
+  maxCostName: CostEstimate;
+  /** Rank of the slowest allowed (fast 0, medium 1, slow 2), and its name. */
+  maxLatency: number;
+  maxLatencyName: LatencyEstimate;
+  /** Allowed categories (empty: all) and their bits (`CATEGORY_BITS`; 0: all). */
+  categories: readonly ToolCategory[];
+  categoryMask: number;
+  fallback: { k: number; minScore: number } | undefined;
+  typoTolerance: boolean;
+  requireContext: boolean;
+  order: 'catalog' | 'relevance';
+}
+
+function invalid(message: string): ToolcapError {
+  return new ToolcapError('INVALID_SELECT_OPTION', message);
+}
+
+/** Checks a positive integer option. */
+export function checkPositiveInteger(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw invalid(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** Checks a 0-1 score option. */
+export function checkScore(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+    throw invalid(`${name} must be a number from 0 to 1, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function checkChoice<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
+  if (!(allowed as readonly unknown[]).includes(value)) {
+    throw invalid(
+      `${name} must be one of ${allowed.map((choice) => JSON.stringify(choice)).join(', ')}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value as T;
+}
+
+const EMPTY_CONTEXT: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** Validates `options` (throws a ToolcapError `INVALID_SELECT_OPTION` naming the fix). */
+export function resolveSelectOptions(options: SelectOptions): ResolvedSelectOptions {
+  const context = options.context ?? EMPTY_CONTEXT;
+  if (context === null || typeof context !== 'object' || Array.isArray(context)) {
+    throw invalid('context must be an object of context keys, such as { user_id: "u1" }');
+  }
+  const history = options.history ?? [];
+  if (!Array.isArray(history)) {
+    throw invalid('history must be an array of messages (strings) or { tool: "name" } entries');
+  }
+  for (const entry of history) {
+    const ok =
+      typeof entry === 'string' ||
+      (entry !== null &&
+        typeof entry === 'object' &&
+        (typeof (entry as { message?: unknown }).message === 'string' ||
+          typeof (entry as { tool?: unknown }).tool === 'string'));
+    if (!ok) {
+      throw invalid(
+        `history entries must be strings, { message: string } or { tool: string }, got ${JSON.stringify(entry)}`,
+      );
+    }
+  }
+  const window =
+    options.historyWindow === undefined
+      ? DEFAULT_HISTORY_WINDOW
+      : options.historyWindow === 0
+        ? 0
+        : checkPositiveInteger('historyWindow', options.historyWindow);
+  let fallback: ResolvedSelectOptions['fallback'];
+  if (options.fallback !== undefined && options.fallback !== 'none') {
+    if (options.fallback === null || typeof options.fallback !== 'object') {
+      throw invalid(
+        `fallback must be "none" or { k, minScore }, got ${JSON.stringify(options.fallback)}`,
+      );
+    }
+    fallback = {
+      k:
+        options.fallback.k === undefined
+          ? DEFAULT_FALLBACK_K
+          : checkPositiveInteger('fallback.k', options.fallback.k),
+      minScore:
+        options.fallback.minScore === undefined
+          ? DEFAULT_FALLBACK_MIN_SCORE
+          : checkScore('fallback.minScore', options.fallback.minScore),
+    };
+  }
+  let categories: ToolCategory[] = [];
+  let categoryMask = 0;
+  if (options.categories !== undefined) {
+    if (!Array.isArray(options.categories) || options.categories.length === 0) {
+      throw invalid('categories must be a non-empty array such as ["retrieval", "analysis"]');
+    }
+    categories = options.categories.map((category) =>
+      checkChoice('categories[]', category, CATEGORIES),
+    );
+    for (const category of categories) categoryMask |= CATEGORY_BITS[category];
+  }
+  const maxCostName =
+    options.maxCost === undefined ? 'high' : checkChoice('maxCost', options.maxCost, COSTS);
+  const maxLatencyName =
+    options.maxLatency === undefined
+      ? 'slow'
+      : checkChoice('maxLatency', options.maxLatency, LATENCIES);
+  return {
+    context,
+    history: window === 0 ? [] : history.slice(-window),
+    maxTools:
+      options.maxTools === undefined
+        ? undefined
+        : checkPositiveInteger('maxTools', options.maxTools),
+    maxTokens:
+      options.maxTokens === undefined
+        ? undefined
+        : checkPositiveInteger('maxTokens', options.maxTokens),
+    provider:
+      options.provider === undefined
+        ? 'canonical'
+        : isProviderId(options.provider)
+          ? options.provider
+          : checkChoice('provider', options.provider, PROVIDER_IDS),
+    maxCost: COSTS.indexOf(maxCostName),
+    maxCostName,
+    maxLatency: LATENCIES.indexOf(maxLatencyName),
+    maxLatencyName,
+    categories,
+    categoryMask,
+    fallback,
+    typoTolerance: options.typoTolerance === true,
+    requireContext: options.requireContext !== false,
+    order:
+      options.order === undefined
+        ? 'catalog'
+        : checkChoice('order', options.order, ['catalog', 'relevance']),
+  };
+}

@@ -1,0 +1,695 @@
+import type { RegisteredTool, Warning } from '../format/types.js';
+import { type AnalyzedTurn, analyzeTurn } from './analyze-turn.js';
+import { estimateToolTokens } from './estimate-tokens.js';
+import type { GroupMatch } from './keyword-index.js';
+import { type ResolvedSelectOptions, resolveSelectOptions } from './resolve-select-options.js';
+import type { SelectionIndex } from './selection-index.js';
+import type {
+  DropCode,
+  DroppedTool,
+  SelectedTool,
+  Selection,
+  SelectionReason,
+  SelectionStrategyName,
+  SelectOptions,
+  TypoMatch,
+} from './types.js';
+
+// strata, in budget priority order
+const ALWAYS = 0;
+const CONTEXT = 1;
+const KEYWORD = 2;
+const HISTORY = 3;
+const FALLBACK = 4;
+const STRATEGY_NAMES: readonly SelectionStrategyName[] = [
+  'always',
+  'context',
+  'keyword',
+  'history',
+  'fallback',
+];
+
+/** Weight of history words in the ranking query (the current message weighs 1). */
+const HISTORY_QUERY_WEIGHT = 0.5;
+
+const NO_MATCHES: readonly string[] = Object.freeze([]);
+
+/** What brought candidates in: shared by the tools of one group. */
+interface Evidence {
+  matched: readonly string[];
+  typos: readonly TypoMatch[] | undefined;
+}
+
+/** The candidates of one turn, as parallel arrays (one entry per tool, no objects). */
+interface Candidates {
+  tools: number[];
+  strata: number[];
+  /** Index into `evidence`. */
+  evidenceOf: number[];
+  evidence: Evidence[];
+  /** Raw relevance; NaN when the stratum is not ranked. */
+  raw: number[];
+}
+
+/** The ranking query of a turn: term ids, weights, and how many terms no tool contains. */
+interface RankingQuery {
+  ids: number[];
+  weights: number[];
+  words: string[];
+  unknown: number;
+}
+
+/** Adds `tools` with one shared evidence. */
+function pushTools(
+  candidates: Candidates,
+  tools: readonly number[],
+  stratum: number,
+  matched: readonly string[],
+  typos: readonly TypoMatch[] | undefined,
+  raw: number,
+): void {
+  const evidence = candidates.evidence.length;
+  candidates.evidence.push({
+    matched,
+    typos: typos !== undefined && typos.length > 0 ? typos : undefined,
+  });
+  for (let position = 0; position < tools.length; position++) {
+    candidates.tools.push(tools[position]!);
+    candidates.strata.push(stratum);
+    candidates.evidenceOf.push(evidence);
+    candidates.raw.push(raw);
+  }
+}
+
+/**
+ * Chooses the tools for one turn; see `Registry.select`. The work grows with the message and
+ * the candidate tools (those of the pinned, context and matched groups), never with the size
+ * of the catalog: keywords are found through the inverted index and only candidates are
+ * ranked, from per-tool term weights precomputed in typed arrays. A tool belongs to one group
+ * and a group enters through one strategy, so candidates never repeat.
+ */
+export function selectTools(
+  index: SelectionIndex,
+  message: string,
+  options: SelectOptions = {},
+): Selection {
+  const settings = resolveSelectOptions(options);
+  const relevance = index.relevance();
+  const warnings: Warning[] = [];
+  const turn = analyzeTurn(message, index.words());
+  if (settings.typoTolerance)
+    index.keywords.addTypoAlternatives(turn, (word) => index.analyzer.stem(word));
+
+  const candidates: Candidates = { tools: [], strata: [], evidenceOf: [], evidence: [], raw: [] };
+  pushTools(candidates, index.alwaysTools, ALWAYS, NO_MATCHES, undefined, Number.NaN);
+  for (const group of index.contextGroups) {
+    const matched = evaluateContextGroup(index, group, settings, message, warnings);
+    if (matched === undefined) continue;
+    pushTools(candidates, index.toolsOfGroup[group]!, CONTEXT, matched, undefined, Number.NaN);
+  }
+  const keywordGroups = new Set<number>();
+  for (const [group, match] of index.keywords.matchGroups(turn)) {
+    if (index.strategyOfGroup[group] !== 'keyword') continue;
+    keywordGroups.add(group);
+    pushTools(candidates, index.toolsOfGroup[group]!, KEYWORD, match.keywords, match.typos, 0);
+  }
+
+  const query: RankingQuery = {
+    ids: turn.queryIds,
+    weights: turn.queryIds.map(() => 1),
+    words: turn.queryWords,
+    unknown: turn.unknown.length,
+  };
+  let historyGroups = 0;
+  if (settings.history.length > 0) {
+    historyGroups = addHistory(index, settings, keywordGroups, query, candidates, warnings);
+  }
+  if (keywordGroups.size === 0 && historyGroups === 0 && settings.fallback !== undefined) {
+    addFallback(index, settings.fallback, query, candidates, warnings);
+  }
+
+  // rank keyword and history candidates (only those, never the whole catalog); they form one
+  // run of slots, group by group
+  const count = candidates.tools.length;
+  let firstRanked = 0;
+  while (firstRanked < count && candidates.strata[firstRanked]! < KEYWORD) firstRanked++;
+  let endRanked = firstRanked;
+  while (endRanked < count && candidates.strata[endRanked]! <= HISTORY) endRanked++;
+  if (endRanked > firstRanked) {
+    const ranges: number[] = [];
+    let lastGroup = -1;
+    for (let slot = firstRanked; slot < endRanked; slot++) {
+      const group = index.groupOfTool[candidates.tools[slot]!]!;
+      if (group === lastGroup) continue;
+      for (const bound of index.rangesOfGroup[group]!) ranges.push(bound);
+      lastGroup = group;
+    }
+    relevance.scoreRanges(
+      query.ids,
+      query.weights,
+      ranges,
+      candidates.tools,
+      firstRanked,
+      endRanked,
+      candidates.raw,
+    );
+  }
+  const maxScore = relevance.maxScore(query.ids, query.weights, query.unknown);
+
+  // filters
+  const dropped: DroppedTool[] = [];
+  const survivors: number[] = [];
+  const stamp = index.nextStamp();
+  for (let slot = 0; slot < count; slot++) {
+    const tool = candidates.tools[slot]!;
+    const code = filterTool(index, tool, settings, stamp);
+    if (code === undefined) survivors.push(slot);
+    else dropped.push(describeFilterDrop(index, index.tools[tool]!, code, settings));
+  }
+
+  // budgets, in priority order
+  let kept = survivors;
+  let estimatedTokens: number | undefined;
+  const budgeted = settings.maxTools !== undefined || settings.maxTokens !== undefined;
+  if (budgeted || settings.order === 'relevance') {
+    const ordered = orderByPriority(index, candidates, survivors);
+    if (budgeted) {
+      const result = applyBudgets(index, candidates, ordered, settings, dropped, warnings);
+      kept = result.kept;
+      estimatedTokens = result.tokens;
+    } else {
+      kept = ordered;
+    }
+  }
+  if (settings.order === 'catalog') kept = sortByCatalog(index, candidates, kept);
+
+  const tools: SelectedTool[] = new Array(kept.length);
+  const names: string[] = new Array(kept.length);
+  for (let position = 0; position < kept.length; position++) {
+    const slot = kept[position]!;
+    const tool = candidates.tools[slot]!;
+    const raw = candidates.raw[slot]!;
+    const evidence = candidates.evidence[candidates.evidenceOf[slot]!]!;
+    const selected = selectedTool(
+      index,
+      tool,
+      STRATEGY_NAMES[candidates.strata[slot]!]!,
+      evidence.matched,
+      Number.isNaN(raw) ? undefined : roundScore(raw / maxScore),
+      evidence.typos,
+    );
+    tools[position] = selected;
+    names[position] = selected.name;
+  }
+  forgetStaleSelections(index, candidates, kept, stamp);
+  const selection: Selection = { tools, names, dropped, warnings };
+  if (estimatedTokens !== undefined) selection.estimatedTokens = estimatedTokens;
+  return selection;
+}
+
+/**
+ * Clears memoized SelectedTools of the previous selection that this one did not reuse (pinned
+ * and context tools stay: their reasons rarely change), so old objects are not kept alive.
+ */
+function forgetStaleSelections(
+  index: SelectionIndex,
+  candidates: Candidates,
+  kept: readonly number[],
+  stamp: number,
+): void {
+  const current: number[] = [];
+  const selectedStamp = index.slotOfTool;
+  for (const slot of kept) {
+    if (candidates.strata[slot]! < KEYWORD) continue;
+    const tool = candidates.tools[slot]!;
+    current.push(tool);
+    selectedStamp[tool] = -stamp;
+  }
+  for (const tool of index.lastSelected) {
+    if (selectedStamp[tool] !== -stamp) index.selectedCache[tool] = undefined;
+  }
+  index.lastSelected = current;
+}
+
+/** `slots` ordered by catalog position (a numeric typed-array sort, no comparator). */
+function sortByCatalog(
+  index: SelectionIndex,
+  candidates: Candidates,
+  slots: readonly number[],
+): number[] {
+  const positions = new Int32Array(slots.length);
+  const slotOfTool = index.slotOfTool;
+  for (let position = 0; position < slots.length; position++) {
+    const slot = slots[position]!;
+    const tool = candidates.tools[slot]!;
+    positions[position] = tool;
+    slotOfTool[tool] = slot;
+  }
+  positions.sort();
+  const sorted: number[] = new Array(slots.length);
+  for (let position = 0; position < positions.length; position++) {
+    sorted[position] = slotOfTool[positions[position]!]!;
+  }
+  return sorted;
+}
+
+/** Relevance rounded to 4 decimals, so explanations print the same everywhere. */
+export function roundScore(score: number): number {
+  if (!Number.isFinite(score) || score <= 0) return 0;
+  return Math.min(1, Math.round(score * 10_000) / 10_000);
+}
+
+function evaluateContextGroup(
+  index: SelectionIndex,
+  group: number,
+  settings: ResolvedSelectOptions,
+  message: string,
+  warnings: Warning[],
+): readonly string[] | undefined {
+  const definition = index.groups[group]!;
+  const checkName = definition.selection.context_check;
+  if (checkName !== undefined) {
+    const check = index.contextChecks.get(checkName);
+    if (check === undefined) {
+      warnings.push({
+        code: 'UNKNOWN_CONTEXT_CHECK',
+        message: `group "${definition.group}" names context_check "${checkName}", which is not registered; pass it in loadRegistry({ contextChecks: { ${checkName}: (context, message) => ... } }). The group is left out`,
+      });
+      return undefined;
+    }
+    try {
+      return check(settings.context, message) ? [checkName] : undefined;
+    } catch (error) {
+      warnings.push({
+        code: 'CONTEXT_CHECK_FAILED',
+        message: `context_check "${checkName}" of group "${definition.group}" threw (${error instanceof Error ? error.message : String(error)}); the group is left out of this turn`,
+      });
+      return undefined;
+    }
+  }
+  const keys = index.contextKeysOfGroup[group]!;
+  for (const key of keys) if (!index.hasContextKey(settings.context, key)) return undefined;
+  return keys;
+}
+
+function addHistory(
+  index: SelectionIndex,
+  settings: ResolvedSelectOptions,
+  keywordGroups: ReadonlySet<number>,
+  query: RankingQuery,
+  candidates: Candidates,
+  warnings: Warning[],
+): number {
+  const matches = new Map<number, GroupMatch>();
+  const record = (group: number, matched: string, typoWord: string | undefined) => {
+    let match = matches.get(group);
+    if (match === undefined) {
+      match = { keywords: [], typos: [] };
+      matches.set(group, match);
+    }
+    if (!match.keywords.includes(matched)) {
+      match.keywords.push(matched);
+      if (typoWord !== undefined) match.typos.push({ keyword: matched, word: typoWord });
+    } else if (typoWord === undefined) {
+      match.typos = match.typos.filter((typo) => typo.keyword !== matched);
+    }
+  };
+  // history words join the ranking query at a lower weight (copies: the turn owns its arrays)
+  query.ids = [...query.ids];
+  query.weights = [...query.weights];
+  query.words = [...query.words];
+  // most recent first, so `matched` lists the freshest evidence first
+  for (let position = settings.history.length - 1; position >= 0; position--) {
+    const entry = settings.history[position]!;
+    if (typeof entry === 'object' && 'tool' in entry && typeof entry.tool === 'string') {
+      const tool = index.toolIndex.get(entry.tool);
+      if (tool === undefined) {
+        warnings.push({
+          code: 'UNKNOWN_HISTORY_TOOL',
+          message: `history names tool "${entry.tool}", which is not in the registry; it is ignored`,
+          tool: entry.tool,
+        });
+        continue;
+      }
+      const group = index.groupOfTool[tool]!;
+      if (group >= 0) record(group, entry.tool, undefined);
+      continue;
+    }
+    const text = typeof entry === 'string' ? entry : (entry as { message: string }).message;
+    const turn: AnalyzedTurn = analyzeTurn(text, index.words());
+    if (settings.typoTolerance)
+      index.keywords.addTypoAlternatives(turn, (word) => index.analyzer.stem(word));
+    for (const [group, match] of index.keywords.matchGroups(turn)) {
+      for (const keyword of match.keywords) {
+        record(group, keyword, match.typos.find((typo) => typo.keyword === keyword)?.word);
+      }
+    }
+    turn.queryIds.forEach((id, slot) => {
+      if (!query.ids.includes(id)) {
+        query.ids.push(id);
+        query.weights.push(HISTORY_QUERY_WEIGHT);
+        query.words.push(turn.queryWords[slot]!);
+      }
+    });
+  }
+  let added = 0;
+  for (const [group, match] of [...matches].sort((a, b) => a[0] - b[0])) {
+    if (index.strategyOfGroup[group] !== 'keyword' || keywordGroups.has(group)) continue;
+    added++;
+    pushTools(candidates, index.toolsOfGroup[group]!, HISTORY, match.keywords, match.typos, 0);
+  }
+  return added;
+}
+
+function addFallback(
+  index: SelectionIndex,
+  fallback: { k: number; minScore: number },
+  query: RankingQuery,
+  candidates: Candidates,
+  warnings: Warning[],
+): void {
+  const relevance = index.relevance();
+  const maxScore = relevance.maxScore(query.ids, query.weights, query.unknown);
+  // only keyword groups' tools: always and context groups already decided for themselves
+  const results = relevance.search(
+    query.ids,
+    query.weights,
+    fallback.k,
+    (doc) => index.strategyOfGroup[index.groupOfTool[doc]!] === 'keyword',
+  );
+  let best = 0;
+  let added = 0;
+  for (const result of results) {
+    const score = maxScore > 0 ? result.raw / maxScore : 0;
+    best = Math.max(best, score);
+    if (roundScore(score) < fallback.minScore) continue;
+    const matched = query.ids
+      .map((id, slot) => (relevance.hasTerm(result.doc, id) ? query.words[slot]! : undefined))
+      .filter((word): word is string => word !== undefined);
+    pushTools(candidates, [result.doc], FALLBACK, matched, undefined, result.raw);
+    added++;
+  }
+  if (added === 0) {
+    warnings.push({
+      code: 'FALLBACK_ABSTAINED',
+      message: `no keyword group matched and no tool reached the fallback's minimum relevance ${fallback.minScore} (best ${roundScore(best)}), so no fallback tools are offered`,
+    });
+  }
+}
+
+/** The first filter `tool` fails, or undefined. */
+function filterTool(
+  index: SelectionIndex,
+  tool: number,
+  settings: ResolvedSelectOptions,
+  stamp: number,
+): DropCode | undefined {
+  if (settings.requireContext) {
+    const list = index.keyListOfTool[tool]!;
+    const keys = index.keyLists[list]!;
+    if (keys.length > 0) {
+      if (index.keyListStamp[list] !== stamp) {
+        index.keyListStamp[list] = stamp;
+        let present = 1;
+        for (const key of keys) if (!index.hasContextKey(settings.context, key)) present = 0;
+        index.keyListPresent[list] = present;
+      }
+      if (index.keyListPresent[list] === 0) return 'MISSING_CONTEXT';
+    }
+  }
+  if (settings.categoryMask !== 0 && (index.categoryOfTool[tool]! & settings.categoryMask) === 0) {
+    return 'CATEGORY_EXCLUDED';
+  }
+  if (index.costOfTool[tool]! > settings.maxCost) return 'OVER_MAX_COST';
+  if (index.latencyOfTool[tool]! > settings.maxLatency) return 'OVER_MAX_LATENCY';
+  return undefined;
+}
+
+function describeFilterDrop(
+  index: SelectionIndex,
+  tool: RegisteredTool,
+  code: DropCode,
+  settings: ResolvedSelectOptions,
+): DroppedTool {
+  let reason: string;
+  switch (code) {
+    case 'MISSING_CONTEXT': {
+      const missing = tool.metadata.requires_context.filter(
+        (key) => !index.hasContextKey(settings.context, key),
+      );
+      reason = `requires context ${missing.join(', ')}, which this turn does not set; pass ${missing.map((key) => `context.${key}`).join(', ')} (CLI: ${missing.map((key) => `--context ${key}=...`).join(' ')})`;
+      break;
+    }
+    case 'CATEGORY_EXCLUDED':
+      reason = `category ${tool.category} is not among the allowed categories (${settings.categories.join(', ')})`;
+      break;
+    case 'OVER_MAX_COST':
+      reason = `cost_estimate ${tool.metadata.cost_estimate} is above maxCost ${settings.maxCostName}`;
+      break;
+    default:
+      reason = `latency_estimate ${tool.metadata.latency_estimate} is above maxLatency ${settings.maxLatencyName}`;
+  }
+  return { name: tool.name, group: tool.group, code, reason };
+}
+
+/**
+ * Survivors in budget order: pins, then context tools (catalog order); keyword and then
+ * history tools round-robin over their groups (the best tool of every matched group before the
+ * second of any; groups by their best score, ties by catalog order), so a message about two
+ * topics keeps a tool of each; fallback tools by score.
+ */
+function orderByPriority(
+  index: SelectionIndex,
+  candidates: Candidates,
+  survivors: readonly number[],
+): number[] {
+  const ordered: number[] = [];
+  let position = 0;
+  while (position < survivors.length) {
+    const stratum = candidates.strata[survivors[position]!]!;
+    let end = position;
+    while (end < survivors.length && candidates.strata[survivors[end]!] === stratum) end++;
+    if (stratum === KEYWORD || stratum === HISTORY) {
+      roundRobin(index, candidates, survivors, position, end, ordered);
+    } else if (stratum === CONTEXT) {
+      const run = survivors.slice(position, end);
+      run.sort((a, b) => candidates.tools[a]! - candidates.tools[b]!);
+      for (const slot of run) ordered.push(slot);
+    } else {
+      for (let slot = position; slot < end; slot++) ordered.push(survivors[slot]!);
+    }
+    position = end;
+  }
+  return ordered;
+}
+
+function roundRobin(
+  index: SelectionIndex,
+  candidates: Candidates,
+  survivors: readonly number[],
+  from: number,
+  to: number,
+  ordered: number[],
+): void {
+  const { tools, raw } = candidates;
+  const length = to - from;
+  const better = (a: number, b: number) =>
+    raw[a]! > raw[b]! || (raw[a] === raw[b] && tools[a]! < tools[b]!);
+  // slots sorted inside each group (groups are contiguous: pushed group by group); groups are
+  // small, so insertion sort
+  const slots = new Int32Array(length);
+  const groupStarts: number[] = [];
+  let currentGroup = -2;
+  for (let position = 0; position < length; position++) {
+    const slot = survivors[from + position]!;
+    const group = index.groupOfTool[tools[slot]!]!;
+    if (group !== currentGroup) {
+      groupStarts.push(position);
+      currentGroup = group;
+    }
+    const groupStart = groupStarts[groupStarts.length - 1]!;
+    let at = position;
+    while (at > groupStart && better(slot, slots[at - 1]!)) {
+      slots[at] = slots[at - 1]!;
+      at--;
+    }
+    slots[at] = slot;
+  }
+  groupStarts.push(length);
+  // groups by their best tool (ties: catalog order)
+  const groupCount = groupStarts.length - 1;
+  const groupOrder = new Int32Array(groupCount);
+  for (let group = 0; group < groupCount; group++) {
+    let at = group;
+    const best = slots[groupStarts[group]!]!;
+    while (at > 0 && better(best, slots[groupStarts[groupOrder[at - 1]!]!]!)) {
+      groupOrder[at] = groupOrder[at - 1]!;
+      at--;
+    }
+    groupOrder[at] = group;
+  }
+  for (let round = 0, added = true; added; round++) {
+    added = false;
+    for (let rank = 0; rank < groupCount; rank++) {
+      const group = groupOrder[rank]!;
+      const position = groupStarts[group]! + round;
+      if (position < groupStarts[group + 1]!) {
+        ordered.push(slots[position]!);
+        added = true;
+      }
+    }
+  }
+}
+
+function applyBudgets(
+  index: SelectionIndex,
+  candidates: Candidates,
+  ordered: readonly number[],
+  settings: ResolvedSelectOptions,
+  dropped: DroppedTool[],
+  warnings: Warning[],
+): { kept: number[]; tokens: number | undefined } {
+  const { maxTools, maxTokens } = settings;
+  const tokenCache = maxTokens === undefined ? undefined : index.tokenCache(settings.provider);
+  const tokensOf = (tool: number): number => {
+    if (tokenCache === undefined) return 0;
+    let tokens = tokenCache[tool]!;
+    if (Number.isNaN(tokens)) {
+      tokens = estimateToolTokens(index.tools[tool]!, settings.provider);
+      tokenCache[tool] = tokens;
+    }
+    return tokens;
+  };
+  const kept: number[] = [];
+  let count = 0;
+  let tokens = 0;
+  let position = 0;
+  while (position < ordered.length && candidates.strata[ordered[position]!] === ALWAYS) {
+    const slot = ordered[position++]!;
+    kept.push(slot);
+    count++;
+    tokens += tokensOf(candidates.tools[slot]!);
+  }
+  if (maxTools !== undefined && count > maxTools) {
+    warnings.push({
+      code: 'PINS_OVER_BUDGET',
+      message: `the ${count} pinned (always) tools exceed maxTools ${maxTools}; they are all kept and nothing else is added. Raise maxTools or unpin a group`,
+    });
+  }
+  if (maxTokens !== undefined && tokens > maxTokens) {
+    warnings.push({
+      code: 'PINS_OVER_BUDGET',
+      message: `the pinned (always) tools take an estimated ${tokens} tokens for ${settings.provider}, above maxTokens ${maxTokens}; they are all kept and nothing else is added. Raise maxTokens or unpin a group`,
+    });
+  }
+  const overTools = `maxTools ${maxTools} is reached by higher-ranked tools (pinned, context, then matched groups round-robin by relevance); raise maxTools to include it`;
+  for (; position < ordered.length; position++) {
+    const slot = ordered[position]!;
+    const tool = candidates.tools[slot]!;
+    if (maxTools !== undefined && count >= maxTools) {
+      dropped.push({
+        name: index.toolNames[tool]!,
+        group: index.toolGroups[tool]!,
+        code: 'OVER_MAX_TOOLS',
+        reason: overTools,
+      });
+      continue;
+    }
+    if (maxTokens !== undefined) {
+      const size = tokensOf(tool);
+      if (tokens + size > maxTokens) {
+        dropped.push({
+          name: index.toolNames[tool]!,
+          group: index.toolGroups[tool]!,
+          code: 'OVER_MAX_TOKENS',
+          reason: `its estimated ${size} tokens would bring the selection to ${tokens + size}, above maxTokens ${maxTokens}`,
+        });
+        continue;
+      }
+      tokens += size;
+    }
+    kept.push(slot);
+    count++;
+  }
+  return { kept, tokens: maxTokens === undefined ? undefined : tokens };
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let position = 0; position < a.length; position++)
+    if (a[position] !== b[position]) return false;
+  return true;
+}
+
+function sameTypos(
+  a: readonly TypoMatch[] | undefined,
+  b: readonly TypoMatch[] | undefined,
+): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  return a.every(
+    (typo, position) => typo.keyword === b[position]!.keyword && typo.word === b[position]!.word,
+  );
+}
+
+/**
+ * The selected tool for `tool` with this reason. The last one made for each tool is reused
+ * while its reason is unchanged, so repeated turns hand `translate` the same objects (its
+ * caches are keyed by object) and allocate nothing.
+ */
+function selectedTool(
+  index: SelectionIndex,
+  tool: number,
+  strategy: SelectionStrategyName,
+  matched: readonly string[],
+  score: number | undefined,
+  typos: readonly TypoMatch[] | undefined,
+): SelectedTool {
+  const cached = index.selectedCache[tool];
+  if (cached !== undefined) {
+    const reason = cached.reason;
+    if (
+      reason.strategy === strategy &&
+      reason.score === score &&
+      sameStrings(reason.matched, matched) &&
+      sameTypos(reason.typos, typos)
+    ) {
+      return cached;
+    }
+  }
+  const reason: SelectionReason = { strategy, matched: Object.freeze([...matched]) };
+  if (score !== undefined) reason.score = score;
+  if (typos !== undefined) reason.typos = Object.freeze(typos.map((typo) => ({ ...typo })));
+  const selected = createSelectedTool(index.tools[tool]!, Object.freeze(reason));
+  index.selectedCache[tool] = selected;
+  return selected;
+}
+
+/**
+ * A registered tool plus its reason, copied field by field: spreading a frozen object takes
+ * V8's slow path (about 1 µs a tool). A test checks that no registered field is missed.
+ */
+export function createSelectedTool(tool: RegisteredTool, reason: SelectionReason): SelectedTool {
+  const selected: Record<string, unknown> = {
+    name: tool.name,
+    description: tool.description,
+    category: tool.category,
+    input_schema: tool.input_schema,
+  };
+  if (tool.output_schema !== undefined) selected.output_schema = tool.output_schema;
+  if (tool.title !== undefined) selected.title = tool.title;
+  if (tool.tags !== undefined) selected.tags = tool.tags;
+  if (tool.annotations !== undefined) selected.annotations = tool.annotations;
+  if (tool.examples !== undefined) selected.examples = tool.examples;
+  selected.metadata = tool.metadata;
+  selected.group = tool.group;
+  selected.version = tool.version;
+  if (tool.file !== undefined) selected.file = tool.file;
+  if (tool.pointer !== undefined) selected.pointer = tool.pointer;
+  selected.source = tool.source;
+  selected.index = tool.index;
+  if (tool.command !== undefined) selected.command = tool.command;
+  selected.reason = reason;
+  return Object.freeze(selected) as unknown as SelectedTool;
+}

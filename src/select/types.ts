@@ -1,0 +1,131 @@
+import type {
+  CostEstimate,
+  LatencyEstimate,
+  RegisteredTool,
+  ToolCategory,
+  Warning,
+} from '../format/types.js';
+import type { ProviderId } from '../providers/provider-types.js';
+
+/** Why a tool is in a selection. */
+export type SelectionStrategyName = 'always' | 'keyword' | 'context' | 'history' | 'fallback';
+
+/** A keyword that matched a message word only thanks to typo tolerance. */
+export interface TypoMatch {
+  /** The group keyword, as written in the group file. */
+  keyword: string;
+  /** The message word that is one edit away from it. */
+  word: string;
+}
+
+/** The explanation attached to each selected tool. */
+export interface SelectionReason {
+  strategy: SelectionStrategyName;
+  /**
+   * What triggered it: keywords as written in the group file (`keyword`, `history`), context
+   * keys or the `context_check` name (`context`), called tool names (`history`), matched query
+   * words (`fallback`); empty for `always`.
+   */
+  matched: readonly string[];
+  /** Relevance to the turn, 0-1 (see `search`), for keyword, history and fallback tools. */
+  score?: number;
+  /** Keywords matched only with typo tolerance. */
+  typos?: readonly TypoMatch[];
+}
+
+/** A registered tool plus the reason it was selected. */
+export type SelectedTool = RegisteredTool & { readonly reason: SelectionReason };
+
+/** Why a candidate tool was left out. */
+export type DropCode =
+  | 'MISSING_CONTEXT'
+  | 'CATEGORY_EXCLUDED'
+  | 'OVER_MAX_COST'
+  | 'OVER_MAX_LATENCY'
+  | 'OVER_MAX_TOOLS'
+  | 'OVER_MAX_TOKENS';
+
+/** A tool that a strategy chose but the turn's context, filters or budgets left out. */
+export interface DroppedTool {
+  name: string;
+  group: string;
+  code: DropCode;
+  /** Human-readable: what was missing or exceeded, and how to get the tool back. */
+  reason: string;
+}
+
+/** The tools for one turn. */
+export interface Selection {
+  /** Selected tools, in catalog order unless `order: "relevance"`. */
+  tools: readonly SelectedTool[];
+  /** The selected tool names in the same order: for `activeTools` or OpenAI `allowed_tools`. */
+  names: readonly string[];
+  /** Tools a strategy chose that were left out, and why. */
+  dropped: readonly DroppedTool[];
+  /** Things the caller should know: pins over budget, failing context checks, abstention. */
+  warnings: readonly Warning[];
+  /** Estimated tokens of the selected definitions for `provider`; only when `maxTokens` is set. */
+  estimatedTokens?: number;
+}
+
+/** A previous turn: a user message, or the name of a tool called in that turn. */
+export type HistoryEntry = string | { message: string } | { tool: string };
+
+/** When no keyword group matches: offer nothing, or the best tools by relevance. */
+export type FallbackOption = 'none' | { k?: number; minScore?: number };
+
+/** Options of `registry.select(message, options)`. */
+export interface SelectOptions {
+  /** The turn's context (`user_id`, `project_id`, ...): drives `context` groups and `requires_context`. */
+  context?: Readonly<Record<string, unknown>>;
+  /** Earlier turns, oldest first: user messages and/or tool names called. */
+  history?: readonly HistoryEntry[];
+  /** How many of the most recent history entries count. Default 4. */
+  historyWindow?: number;
+  /** Most tools returned; pins are kept even above it (with a warning). */
+  maxTools?: number;
+  /** Most estimated tokens of the translated definitions for `provider`. */
+  maxTokens?: number;
+  /** Provider whose translated definitions `maxTokens` measures. Default `"canonical"`. */
+  provider?: ProviderId;
+  /** Leave out tools costlier than this. */
+  maxCost?: CostEstimate;
+  /** Leave out tools slower than this. */
+  maxLatency?: LatencyEstimate;
+  /** Only tools of these categories (for example `["retrieval", "analysis"]` on a read-only turn). */
+  categories?: readonly ToolCategory[];
+  /** When no keyword or history group matches. Default `"none"`. */
+  fallback?: FallbackOption;
+  /** Match keywords one edit away (words of 5+ letters), reported in `reason.typos`. Default false. */
+  typoTolerance?: boolean;
+  /** Drop tools whose `requires_context` keys are missing from `context`. Default true. */
+  requireContext?: boolean;
+  /** `"catalog"` (default: byte-stable payloads) or `"relevance"` (priority, then score). */
+  order?: 'catalog' | 'relevance';
+}
+
+/** Options of `registry.search(query, options)`. */
+export interface SearchOptions {
+  /** Most results. Default 10. */
+  k?: number;
+  /** Leave out results scoring below this (0-1). Default 0: any match. */
+  minScore?: number;
+  /** Also match query words one edit away from indexed words (5+ letters). Default false. */
+  typoTolerance?: boolean;
+  /** Only tools of these groups. */
+  groups?: readonly string[];
+}
+
+/** One search hit. */
+export interface SearchResult {
+  name: string;
+  group: string;
+  /**
+   * Relevance 0-1: the BM25F score divided by the most the query could score, so it reads as
+   * "how much of the query this tool covers, weighted by how rare each word is".
+   */
+  score: number;
+  /** The query words that matched, normalized (typo matches as `word~term`). */
+  matched: readonly string[];
+  tool: RegisteredTool;
+}

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import fastGlob from 'fast-glob';
+
+/** The group files the loader reads (same glob and options as `loadRegistry`). */
+const GROUP_FILE_GLOB = '**/*_tools.json';
+
+/** Absolute paths of the group files under `dirs`, sorted; a missing dir contributes none. */
+export async function listGroupFiles(dirs: readonly string[], cwd: string): Promise<string[]> {
+  const files = new Set<string>();
+  for (const dir of dirs) {
+    const absolute = resolve(cwd, dir);
+    try {
+      if (!(await stat(absolute)).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    const found = await fastGlob(GROUP_FILE_GLOB, {
+      cwd: absolute,
+      absolute: true,
+      onlyFiles: true,
+      followSymbolicLinks: false,
+      dot: false,
+    });
+    for (const file of found) files.add(file);
+  }
+  return [...files].sort();
+}
+
+/**
+ * A hash of the names and contents of every group file under `dirs`. Equal before and after a
+ * load means the load read one stable state of the files (file times are too coarse: two
+ * writes in the same clock tick keep the same mtime).
+ */
+export async function hashGroupFiles(dirs: readonly string[], cwd: string): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of await listGroupFiles(dirs, cwd)) {
+    hash.update(file).update('\0');
+    try {
+      hash.update(await readFile(file));
+    } catch {
+      hash.update('\0missing');
+    }
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** A cheap fingerprint (names, sizes, modification times) for polling. */
+export async function statGroupFiles(dirs: readonly string[], cwd: string): Promise<string> {
+  const parts: string[] = [];
+  for (const file of await listGroupFiles(dirs, cwd)) {
+    try {
+      const info = await stat(file);
+      parts.push(`${file}\0${info.size}\0${info.mtimeMs}\0${info.ino}`);
+    } catch {
+      parts.push(`${file}\0missing`);
+    }
+  }
+  return parts.join('\n');
+}

@@ -1,0 +1,488 @@
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ToolcapError } from '../../src/errors/toolcap-error.js';
+import { ToolNotFoundError } from '../../src/execute/tool-not-found-error.js';
+import { validateToolInput } from '../../src/execute/validate-tool-input.js';
+import { createRegistry } from '../../src/registry/create-registry.js';
+import {
+  createRegistryWith,
+  createTestingRegistry,
+  FIXTURE_HANDLERS,
+  makeTempDir,
+} from './testing-registry.js';
+
+const context = { user_id: 'u1', session: 's1' };
+
+describe('registry.execute: unknown tools', () => {
+  const registry = createTestingRegistry();
+
+  it('rejects with a ToolNotFoundError that suggests close names', async () => {
+    const error = await registry.execute('ecko', {}, context).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolNotFoundError);
+    expect(ToolcapError.isInstance(error)).toBe(true);
+    const notFound = error as ToolNotFoundError;
+    expect(notFound.code).toBe('TOOL_NOT_FOUND');
+    expect(notFound.toolName).toBe('ecko');
+    expect(notFound.suggestions).toContain('echo');
+    expect(notFound.message).toContain('Did you mean "echo"');
+  });
+
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'treats %s as an unknown tool, not an object property',
+    async (name) => {
+      await expect(registry.execute(name, {}, context)).rejects.toMatchObject({
+        code: 'TOOL_NOT_FOUND',
+      });
+    },
+  );
+
+  it('says how many tools exist when nothing is close, and when the registry is empty', async () => {
+    await expect(registry.execute('completely_different_name', {})).rejects.toThrow(
+      /holds \d+ tools/,
+    );
+    await expect(createRegistry().execute('anything', {})).rejects.toThrow(/holds no tools/);
+  });
+});
+
+describe('registry.execute: input validation', () => {
+  const registry = createTestingRegistry();
+
+  it('passes a valid input through to the handler', async () => {
+    const result = await registry.execute('echo', { title: 'hi', count: 2 }, context);
+    expect(result).toMatchObject({ ok: true, output: { input: { title: 'hi', count: 2 } } });
+  });
+
+  it('reports a missing required property with its pointer', async () => {
+    const result = await registry.execute('echo', {}, context);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe('INVALID_INPUT');
+    expect(result.error.details).toEqual([
+      { pointer: '/title', message: 'missing required property "title"', keyword: 'required' },
+    ]);
+    expect(result.error.message).toContain('missing required property "title"');
+  });
+
+  it('reports every problem at once: wrong type, enum, minimum, format, nested', async () => {
+    const result = await registry.execute(
+      'echo',
+      {
+        title: 42,
+        count: 0,
+        color: 'blue',
+        when: '27/11/2026',
+        nested: { flag: 'yes', extra: 1 },
+      },
+      context,
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const details = result.error.details as { pointer: string; keyword: string; message: string }[];
+    const byPointer = Object.fromEntries(details.map((problem) => [problem.pointer, problem]));
+    expect(byPointer['/title']?.keyword).toBe('type');
+    expect(byPointer['/title']?.message).toBe('/title must be string');
+    expect(byPointer['/count']?.keyword).toBe('minimum');
+    expect(byPointer['/color']?.message).toBe('/color must be one of "red", "green"');
+    expect(byPointer['/when']?.keyword).toBe('format');
+    expect(byPointer['/nested/flag']?.keyword).toBe('type');
+    expect(byPointer['/nested/extra']?.keyword).toBe('additionalProperties');
+    for (const problem of details) {
+      expect(Object.keys(problem).sort()).toEqual(['keyword', 'message', 'pointer']);
+    }
+  });
+
+  it.each([
+    ['a string', 'title: hi'],
+    ['an array', [{ title: 'hi' }]],
+    ['a number', 7],
+  ])('rejects an input that is %s', async (_label, input) => {
+    const result = await registry.execute('echo', input, context);
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', details: [{ pointer: '', keyword: 'type' }] },
+    });
+  });
+
+  it('treats null and undefined input as {}', async () => {
+    expect(await registry.execute('throws_string', null)).toMatchObject({
+      error: { code: 'HANDLER_ERROR' },
+    });
+    const result = await registry.execute('echo', undefined, context);
+    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+
+  it('drops nulls sent for optional parameters (OpenAI strict mode), top-level and nested', async () => {
+    const result = await registry.execute(
+      'echo',
+      { title: 'x', count: null, color: null, nested: { flag: true }, when: null },
+      context,
+    );
+    expect(result).toEqual({
+      ok: true,
+      output: expect.objectContaining({ input: { title: 'x', nested: { flag: true } } }),
+    });
+    const stillInvalid = await registry.execute('echo', { title: null, count: null }, context);
+    expect(stillInvalid).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', details: [{ pointer: '/title', keyword: 'type' }] },
+    });
+  });
+
+  it('reports a schema ajv cannot compile as SCHEMA_COMPILE_FAILED', () => {
+    const tool = {
+      ...registry.get('echo')!,
+      input_schema: { type: 'object', properties: {}, $ref: '#/$defs/missing' },
+    };
+    expect(validateToolInput(tool, {})).toMatchObject({
+      ok: false,
+      error: { code: 'SCHEMA_COMPILE_FAILED', details: { field: 'input_schema' } },
+    });
+  });
+
+  it('keeps a null that the schema allows', async () => {
+    const result = await registry.execute('echo', { title: 'x', nullable: null }, context);
+    expect(result).toMatchObject({ ok: true, output: { input: { title: 'x', nullable: null } } });
+  });
+
+  it('compiles each input schema once and reuses it', async () => {
+    const { getCompileCount } = await import('../../src/schema/compile-schema.js');
+    await registry.execute('echo', { title: 'warm' }, context);
+    const before = getCompileCount();
+    for (let index = 0; index < 20; index++) {
+      await registry.execute('echo', { title: `call ${index}` }, context);
+    }
+    expect(getCompileCount()).toBe(before);
+  });
+});
+
+describe('registry.execute: context', () => {
+  it('reports missing and null context keys as MISSING_CONTEXT', async () => {
+    const registry = createTestingRegistry();
+    const result = await registry.execute('echo', { title: 'x' }, { user_id: 'u1', session: null });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'MISSING_CONTEXT',
+        message: expect.stringContaining('"session"'),
+        details: { missing: ['session'], required: ['user_id', 'session'] },
+      },
+    });
+    const none = await registry.execute('echo', { title: 'x' });
+    expect(none).toMatchObject({ error: { details: { missing: ['user_id', 'session'] } } });
+  });
+
+  it('passes only the required keys to the handler', async () => {
+    const registry = createTestingRegistry();
+    const result = await registry.execute(
+      'echo',
+      { title: 'x' },
+      { ...context, api_key: 'secret', workspace_root: '/' },
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      output: { context: { user_id: 'u1', session: 's1' }, context_keys: ['user_id', 'session'] },
+    });
+  });
+
+  it('fills required keys from services and hands services to the handler', async () => {
+    const dataDir = await makeTempDir();
+    const registry = createTestingRegistry({
+      services: { session: 'from-service', clock: { now: () => 0 } },
+      dataDir,
+    });
+    const result = await registry.execute(
+      'echo',
+      { title: 'x' },
+      { user_id: 'u1' },
+      { services: { per_call: 1 } },
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      output: {
+        context: { user_id: 'u1', session: 'from-service' },
+        services: ['clock', 'per_call', 'session'],
+        tool_name: 'echo',
+        data_dir: dataDir,
+        has_signal: true,
+      },
+    });
+  });
+
+  it('keeps a __proto__ context key a plain key', async () => {
+    const registry = createRegistryWith([{ name: 'echo', requires: ['__proto__'] }]);
+    const given = JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>;
+    const result = await registry.execute('echo', {}, given);
+    expect(result.ok).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    if (result.ok) {
+      expect(result.output).toMatchObject({ context_keys: ['__proto__'] });
+    }
+  });
+});
+
+describe('registry.execute: handler failures are tool-error results', () => {
+  const registry = createTestingRegistry();
+
+  it('turns an exception into HANDLER_ERROR', async () => {
+    expect(await registry.execute('throws', {})).toEqual({
+      ok: false,
+      error: {
+        code: 'HANDLER_ERROR',
+        message: 'Tool "throws" failed: the database is down',
+        details: { name: 'Error' },
+      },
+    });
+  });
+
+  it('keeps the code and details of a ToolError (also from another package copy)', async () => {
+    expect(await registry.execute('throws_tool_error', {})).toEqual({
+      ok: false,
+      error: { code: 'THING_NOT_FOUND', message: 'no such thing', details: { thing: 'x' } },
+    });
+  });
+
+  it('describes thrown non-errors and rejected system errors', async () => {
+    expect(await registry.execute('throws_string', {})).toMatchObject({
+      error: { code: 'HANDLER_ERROR', message: 'Tool "throws_string" failed: plain string' },
+    });
+    expect(await registry.execute('rejects_with_code', {})).toMatchObject({
+      error: { code: 'HANDLER_ERROR', details: { error_code: 'EACCES' } },
+    });
+  });
+
+  it('stops waiting for a handler that hangs past its timeout', async () => {
+    const started = Date.now();
+    const result = await registry.execute('hangs', {}, {}, { timeoutMs: 100 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'TIMEOUT',
+        message: expect.stringContaining('100 ms'),
+        details: { timeout_ms: 100 },
+      },
+    });
+  });
+
+  it('uses the latency_estimate timeout by default', async () => {
+    const fast = createTestingRegistry({ executionLimits: { timeoutsMs: { fast: 50 } } });
+    expect(await fast.execute('hangs', {})).toMatchObject({
+      error: { code: 'TIMEOUT', details: { timeout_ms: 50 } },
+    });
+  });
+
+  it('aborts the handler signal on timeout', async () => {
+    const result = await registry.execute('waits_for_abort', {}, {}, { timeoutMs: 30 });
+    expect(result).toMatchObject({ error: { code: 'TIMEOUT' } });
+    const reason = (globalThis as { __toolcapAbortReason?: unknown }).__toolcapAbortReason;
+    expect(reason).toBeInstanceOf(Error);
+    expect((reason as Error).name).toBe('TimeoutError');
+  });
+
+  it('returns ABORTED when the caller cancels, before or during the call', async () => {
+    const controller = new AbortController();
+    const pending = registry.execute('hangs', {}, {}, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user pressed stop')), 20);
+    expect(await pending).toEqual({
+      ok: false,
+      error: {
+        code: 'ABORTED',
+        message: 'The call to tool "hangs" was cancelled.',
+        details: { reason: 'user pressed stop' },
+      },
+    });
+    expect(
+      await registry.execute('echo', { title: 'x' }, context, { signal: AbortSignal.abort() }),
+    ).toMatchObject({ error: { code: 'ABORTED' } });
+  });
+
+  it('accepts an unlimited timeout', async () => {
+    expect(
+      await registry.execute('good_output', {}, {}, { timeoutMs: Number.POSITIVE_INFINITY }),
+    ).toEqual({ ok: true, output: { count: 3 } });
+  });
+});
+
+describe('registry.execute: output', () => {
+  const registry = createTestingRegistry();
+
+  it('validates the output against output_schema', async () => {
+    expect(await registry.execute('good_output', {})).toEqual({ ok: true, output: { count: 3 } });
+    const result = await registry.execute('bad_output', {});
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_OUTPUT',
+        details: [{ pointer: '/count', keyword: 'type', message: '/count must be integer' }],
+      },
+    });
+  });
+
+  it('returns plain JSON: undefined becomes null, Dates become strings', async () => {
+    expect(await registry.execute('returns_undefined', {})).toEqual({ ok: true, output: null });
+    expect(await registry.execute('returns_date', {})).toEqual({
+      ok: true,
+      output: { when: '1970-01-01T00:00:00.000Z' },
+    });
+  });
+
+  it('rejects output that is not JSON-serializable', async () => {
+    expect(await registry.execute('returns_bigint', {})).toMatchObject({
+      error: { code: 'INVALID_OUTPUT', message: expect.stringContaining('not JSON-serializable') },
+    });
+    expect(await registry.execute('returns_function', {})).toMatchObject({
+      error: { code: 'INVALID_OUTPUT' },
+    });
+  });
+
+  it('rejects output over the size limit', async () => {
+    expect(
+      await registry.execute('returns_big', { size: 100 }, {}, { maxOutputBytes: 50 }),
+    ).toEqual({
+      ok: false,
+      error: {
+        code: 'OUTPUT_TOO_LARGE',
+        message: expect.stringContaining('50-byte limit'),
+        details: { bytes: 111, limit: 50 },
+      },
+    });
+    const limited = createTestingRegistry({ executionLimits: { maxOutputBytes: 1000 } });
+    expect(await limited.execute('returns_big', { size: 2000 })).toMatchObject({
+      error: { code: 'OUTPUT_TOO_LARGE' },
+    });
+    expect(await limited.execute('returns_big', { size: 10 })).toMatchObject({ ok: true });
+  });
+});
+
+describe('registry.execute: handler modules', () => {
+  const registry = createTestingRegistry();
+
+  it('calls a dispatcher execute(toolName, input, context)', async () => {
+    expect(await registry.execute('dispatched_tool', { a: 1 })).toEqual({
+      ok: true,
+      output: { dispatched: 'dispatched_tool', input: { a: 1 }, context: {} },
+    });
+  });
+
+  it('loads CommonJS and TypeScript handler modules', async () => {
+    expect(await registry.execute('legacy_tool', {})).toMatchObject({
+      ok: true,
+      output: { legacy: true },
+    });
+    expect(await registry.execute('typed_tool', { value: 21 })).toEqual({
+      ok: true,
+      output: { doubled: 42 },
+    });
+  });
+
+  it('reports a module without the tool function', async () => {
+    const result = await registry.execute('unexported_tool', {});
+    expect(result).toMatchObject({
+      error: { code: 'HANDLER_NOT_FOUND', message: expect.stringContaining('no functions') },
+    });
+  });
+
+  it('reports a missing module with the dirs searched', async () => {
+    const result = await registry.execute('orphan_tool', {});
+    expect(result).toMatchObject({
+      error: {
+        code: 'HANDLER_NOT_FOUND',
+        details: { executor: 'nowhere', searched: [FIXTURE_HANDLERS] },
+      },
+    });
+  });
+
+  it('searches handler dirs in order', async () => {
+    const first = await makeTempDir();
+    await writeFile(
+      join(first, 'testing.js'),
+      'export function good_output() { return { count: 99 }; }\n',
+    );
+    const layered = createTestingRegistry({ handlers: [first, FIXTURE_HANDLERS] });
+    expect(await layered.execute('good_output', {})).toEqual({ ok: true, output: { count: 99 } });
+  });
+
+  it('reports a module that fails to import as HANDLER_LOAD_FAILED', async () => {
+    const dir = await makeTempDir();
+    await writeFile(join(dir, 'broken.js'), 'export function broken_tool( {\n');
+    const broken = createRegistryWith([{ name: 'broken_tool', executor: 'broken' }], {
+      handlers: [dir],
+    });
+    const result = await broken.execute('broken_tool', {});
+    expect(result).toMatchObject({
+      error: { code: 'HANDLER_LOAD_FAILED', details: { executor: 'broken' } },
+    });
+  });
+
+  it('never imports a module that a symlink places outside the handler dir', async () => {
+    const root = await makeTempDir();
+    await mkdir(join(root, 'handlers'));
+    await mkdir(join(root, 'outside'));
+    await writeFile(
+      join(root, 'outside', 'evil.js'),
+      'globalThis.__toolcapEvilLoaded = true; export function evil_tool() { return 1; }\n',
+    );
+    await symlink(join(root, 'outside', 'evil.js'), join(root, 'handlers', 'evil.js'));
+    const guarded = createRegistryWith([{ name: 'evil_tool', executor: 'evil' }], {
+      handlers: [join(root, 'handlers')],
+    });
+    expect(await guarded.execute('evil_tool', {})).toMatchObject({
+      error: { code: 'HANDLER_NOT_FOUND' },
+    });
+    expect((globalThis as { __toolcapEvilLoaded?: boolean }).__toolcapEvilLoaded).toBeUndefined();
+  });
+
+  it('falls back to the compiled twin in dist/ when a .ts handler cannot be imported', async () => {
+    const root = await makeTempDir();
+    await mkdir(join(root, 'hx'));
+    await mkdir(join(root, 'dist', 'hx'), { recursive: true });
+    // stands in for TypeScript the runtime cannot load
+    await writeFile(join(root, 'hx', 'twin.ts'), 'export function twin_tool( {\n');
+    const registry = createRegistryWith([{ name: 'twin_tool', executor: 'twin' }], {
+      handlers: [join(root, 'hx')],
+    });
+    const missing = await registry.execute('twin_tool', {});
+    expect(missing).toMatchObject({
+      error: { code: 'HANDLER_LOAD_FAILED', message: expect.stringContaining('npm run build') },
+    });
+    await writeFile(
+      join(root, 'dist', 'hx', 'twin.js'),
+      'export function twin_tool() { return { built: true }; }\n',
+    );
+    expect(await registry.execute('twin_tool', {})).toEqual({ ok: true, output: { built: true } });
+  });
+});
+
+describe('registry.execute: code-defined fallback tools', () => {
+  it('runs the fallback implementation with input, context and options', async () => {
+    const registry = createRegistry({
+      fallbackTools: [
+        {
+          name: 'legacy_greet',
+          description: 'Greets someone (still defined in code).',
+          params: [{ name: 'who', type: 'string', required: true }],
+          metadata: { requires_context: ['user_id'] },
+          execute: (...args: unknown[]) => {
+            const [input, ctx, options] = args as [
+              Record<string, unknown>,
+              Record<string, unknown>,
+              { toolName?: string },
+            ];
+            return {
+              greeting: `hello ${String(input.who)} from ${String(ctx.user_id)}`,
+              has_options: options.toolName === 'legacy_greet',
+            };
+          },
+        },
+      ],
+    });
+    expect(await registry.execute('legacy_greet', { who: 'Ada' }, { user_id: 'u9' })).toEqual({
+      ok: true,
+      output: { greeting: 'hello Ada from u9', has_options: true },
+    });
+    expect(await registry.execute('legacy_greet', {}, { user_id: 'u9' })).toMatchObject({
+      error: { code: 'INVALID_INPUT' },
+    });
+  });
+});

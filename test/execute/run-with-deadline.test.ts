@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { runExecutable } from '../../src/execute/run-executable.js';
+import { runWithDeadline } from '../../src/execute/run-with-deadline.js';
+
+describe('runWithDeadline', () => {
+  it('reports a task that throws synchronously as an error outcome', async () => {
+    const failure = new Error('sync');
+    expect(
+      await runWithDeadline(() => {
+        throw failure;
+      }, 1_000),
+    ).toEqual({ kind: 'error', error: failure });
+  });
+
+  it('settles once: a late result after the timeout is ignored', async () => {
+    const outcome = await runWithDeadline(
+      () => new Promise((resolve) => setTimeout(() => resolve('late'), 50)),
+      10,
+    );
+    expect(outcome).toEqual({ kind: 'timeout' });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+  });
+});
+
+describe('runExecutable', () => {
+  it('does not start when the signal is already aborted', async () => {
+    expect(
+      await runExecutable('/bin/sh', ['-c', 'exit 0'], {
+        signal: AbortSignal.abort(),
+        maxOutputBytes: 10,
+      }),
+    ).toEqual({ kind: 'aborted' });
+  });
+
+  it('reports a command that does not exist', async () => {
+    expect(
+      await runExecutable('/nonexistent/toolcap-command', [], { maxOutputBytes: 10, stdin: '{}' }),
+    ).toMatchObject({ kind: 'spawn-error', code: 'ENOENT' });
+  });
+
+  it('keeps only the tail of a long stderr', async () => {
+    const outcome = await runExecutable(
+      '/bin/sh',
+      ['-c', 'head -c 3000 /dev/zero | tr "\\0" e >&2; echo done >&2'],
+      { maxOutputBytes: 10, maxStderrBytes: 100 },
+    );
+    expect(outcome).toMatchObject({ kind: 'exit', exitCode: 0 });
+    if (outcome.kind === 'exit') {
+      expect(outcome.stderr.length).toBe(100);
+      expect(outcome.stderr.endsWith('done\n')).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,202 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+
+function versions(newOverrides: Record<string, unknown>) {
+  const before = makeGroup('things', {
+    tools: [makeTool(), makeTool({ name: 'other_thing', description: 'Another.' })],
+  });
+  return createTempDir({
+    'old/things_tools.json': before,
+    'new/things_tools.json': { ...before, ...newOverrides },
+  });
+}
+
+describe('toolcap diff', () => {
+  it('prints the classified changes as JSON and exits 1 when the bump is too small', async () => {
+    const dir = versions({ version: '1.0.1', tools: [makeTool()] });
+    const result = await runCli(
+      ['diff', 'old/things_tools.json', 'new/things_tools.json', '--json'],
+      { cwd: dir },
+    );
+    expect(result.code).toBe(1);
+    expect(result.json()).toEqual({
+      group: 'things',
+      old_version: '1.0.0',
+      new_version: '1.0.1',
+      required_bump: 'major',
+      actual_bump: 'patch',
+      ok: false,
+      changes: [
+        {
+          kind: 'tool_removed',
+          tool: 'other_thing',
+          pointer: '/tools/1',
+          bump: 'major',
+          message: 'tool "other_thing" was removed',
+        },
+      ],
+    });
+    expect(result.stderr).toBe('');
+  });
+
+  it('exits 0 when the bump is enough, and prints a table for humans', async () => {
+    const dir = versions({
+      version: '1.1.0',
+      tools: [
+        makeTool(),
+        makeTool({ name: 'other_thing', description: 'Another one.' }),
+        makeTool({ name: 'third_thing', description: 'A third.' }),
+      ],
+    });
+    const result = await runCli(['diff', 'old/things_tools.json', 'new/things_tools.json'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        'group things: 1.0.0 -> 1.1.0',
+        'BUMP   KIND                 POINTER               CHANGE',
+        'MINOR  tool_added           /tools/2              tool "third_thing" was added',
+        'PATCH  description_changed  /tools/1/description  tool "other_thing": description changed',
+        'required bump: minor; actual bump: minor: ok',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says which version NEW needs, and "no changes" when there are none', async () => {
+    const dir = versions({ tools: [makeTool()] });
+    const result = await runCli(['diff', 'old/things_tools.json', 'new/things_tools.json'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'required bump: major; actual bump: none: not enough (NEW must be at least 2.0.0)',
+    );
+    const same = await runCli(['diff', 'old/things_tools.json', 'old/things_tools.json'], {
+      cwd: dir,
+    });
+    expect(same.code).toBe(0);
+    expect(same.stdout).toBe(
+      'group things: 1.0.0 -> 1.0.0\nno changes\nrequired bump: none; actual bump: none: ok\n',
+    );
+  });
+
+  it('applies the 0.x rule: a breaking change needs a minor bump', async () => {
+    const before = makeGroup('things', { version: '0.3.0' });
+    const dir = createTempDir({
+      'a.json': before,
+      'b.json': { ...before, version: '0.4.0', tools: [] },
+      'c.json': { ...before, version: '0.3.1', tools: [] },
+    });
+    expect((await runCli(['diff', 'a.json', 'b.json'], { cwd: dir })).code).toBe(0);
+    const tooSmall = await runCli(['diff', 'a.json', 'c.json'], { cwd: dir });
+    expect(tooSmall.code).toBe(1);
+    expect(tooSmall.stdout).toContain('not enough (NEW must be at least 0.4.0)');
+  });
+
+  it('reports a version that went down', async () => {
+    const dir = versions({ version: '0.9.0' });
+    const result = await runCli(['diff', 'old/things_tools.json', 'new/things_tools.json'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('not enough (the version went down)');
+  });
+
+  it('exits 2 with a usage message when an argument is missing', async () => {
+    const result = await runCli(['diff', 'only-one.json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('"toolcap diff" takes 2 argument(s) (OLD NEW), got 1');
+  });
+
+  it('exits 2 and names the file when it cannot be read', async () => {
+    const dir = createTempDir({ 'a.json': makeGroup('things') });
+    const result = await runCli(['diff', 'a.json', 'missing.json'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^toolcap: cannot read missing\.json: ENOENT.*check the path\n$/);
+    const json = await runCli(['diff', 'a.json', 'missing.json', '--json'], { cwd: dir });
+    expect(json.json()).toMatchObject({ error: 'GROUP_SOURCE_UNREADABLE', diagnostics: [] });
+  });
+
+  it('exits 2 with file:line:column diagnostics for invalid files', async () => {
+    const dir = createTempDir({
+      'a.json': makeGroup('things'),
+      'broken.json': '{\n  "group": "things",\n  "version": 1\n',
+      'invalid.json': makeGroup('things', { version: '1.0' }),
+      'empty.json': '',
+    });
+    const broken = await runCli(['diff', 'a.json', 'broken.json'], { cwd: dir });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^broken\.json:4:1: error JSON_SYNTAX invalid JSON: /);
+    expect(broken.stderr).toContain(
+      'toolcap: cannot compare: broken.json is not a valid group file',
+    );
+    const invalid = await runCli(['diff', 'invalid.json', 'empty.json', '--json'], { cwd: dir });
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain(
+      'invalid.json:3:3: error INVALID_VERSION version "1.0" is not a strict semantic version',
+    );
+    expect(invalid.stderr).toContain('empty.json:1:1: error EMPTY_FILE');
+    expect(invalid.json()).toMatchObject({
+      error: 'INVALID_GROUP_FILE',
+      message: expect.stringContaining('invalid.json and empty.json are not valid group files'),
+      diagnostics: [{ code: 'INVALID_VERSION' }, { code: 'EMPTY_FILE' }],
+    });
+  });
+
+  it('does not require the file name to match the group, and prints warnings', async () => {
+    const dir = createTempDir({
+      'old-copy.json': makeGroup('things'),
+      'new-copy.json': { ...makeGroup('things'), unknown: true },
+    });
+    const result = await runCli(['diff', 'old-copy.json', 'new-copy.json'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('warning UNKNOWN_FIELD unknown field "unknown"');
+  });
+
+  it('reads git:REV:PATH from the repository', async () => {
+    const dir = createTempDir({ 'schemas/things_tools.json': makeGroup('things') });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
+        cwd: dir,
+        stdio: 'pipe',
+      });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'v1');
+    writeFileSync(
+      join(dir, 'schemas/things_tools.json'),
+      JSON.stringify(makeGroup('things', { version: '1.1.0', description: 'Changed.' })),
+    );
+    const result = await runCli(
+      ['diff', 'git:HEAD:schemas/things_tools.json', 'schemas/things_tools.json', '--json'],
+      { cwd: dir },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.json()).toMatchObject({
+      required_bump: 'patch',
+      actual_bump: 'minor',
+      ok: true,
+      changes: [{ kind: 'group_description_changed' }],
+    });
+    const missing = await runCli(['diff', 'git:HEAD:nope.json', 'schemas/things_tools.json'], {
+      cwd: dir,
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^toolcap: cannot read git:HEAD:nope\.json from git: fatal: /);
+  });
+
+  it('rejects a malformed git: source and an option-like revision', async () => {
+    for (const source of ['git:HEAD', 'git:--output=x:a.json']) {
+      const result = await runCli(['diff', source, source]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('is not of the form git:REV:PATH');
+    }
+  });
+});

@@ -1,0 +1,231 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+
+const FIXTURES = join(import.meta.dirname, 'fixtures');
+
+function projectWith(files: Record<string, unknown> = {}): string {
+  return createTempDir({
+    'met.json': readFileSync(join(FIXTURES, 'livemcpbench/met-museum.json'), 'utf8'),
+    'bfcl.json': readFileSync(join(FIXTURES, 'bfcl/functions.json'), 'utf8'),
+    ...files,
+  });
+}
+
+function readJson(path: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+}
+
+describe('toolcap import', () => {
+  it('writes a group file that passes toolcap validate, and prints the mapping and warnings', async () => {
+    const dir = projectWith();
+    const result = await runCli(['import', '--from', 'mcp', 'met.json', '--group', 'museum'], {
+      cwd: dir,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        'Wrote schemas/museum_tools.json: group "museum" 1.0.0, 3 tool(s), strategy always',
+        'Renamed (3):',
+        '  list-departments -> list_departments',
+        '  search-museum-objects -> search_museum_objects',
+        '  get-museum-object -> get_museum_object',
+        'Categories: 2 retrieval, 1 analysis (0 from the description, 0 defaulted)',
+        'Warnings (3):',
+        '  TOOL_RENAMED list_departments: tool name "list-departments" is not valid for every provider; it is "list_departments" now (see nameMap)',
+        '  TOOL_RENAMED search_museum_objects: tool name "search-museum-objects" is not valid for every provider; it is "search_museum_objects" now (see nameMap)',
+        '  TOOL_RENAMED get_museum_object: tool name "get-museum-object" is not valid for every provider; it is "get_museum_object" now (see nameMap)',
+        '',
+      ].join('\n'),
+    );
+    const file = readJson(join(dir, 'schemas/museum_tools.json'));
+    expect(file).toMatchObject({
+      $schema: 'https://unpkg.com/tool-capabilities/schemas/tool-group.schema.json',
+      group: 'museum',
+      description: 'Tools imported from met.json (mcp).',
+      tools: [
+        {
+          name: 'list_departments',
+          'x-original-name': 'list-departments',
+          metadata: { executor: 'museum' },
+        },
+        { name: 'search_museum_objects' },
+        { name: 'get_museum_object' },
+      ],
+    });
+    const validate = await runCli(['validate'], { cwd: dir });
+    expect(validate.stdout).toBe('1 group(s), 3 tool(s): 0 error(s), 0 warning(s)\n');
+    expect(validate.code).toBe(0);
+  });
+
+  it('--json prints the report; every option is applied', async () => {
+    const dir = projectWith();
+    const result = await runCli(
+      [
+        'import',
+        '--from',
+        'canonical',
+        'bfcl.json',
+        '--group',
+        'bfcl',
+        '--version',
+        '0.2.0',
+        '--executor',
+        'gorilla',
+        '--strategy',
+        'keyword',
+        '--keywords',
+        'triangle, factorial,,http',
+        '--description',
+        'BFCL functions.',
+        '--out',
+        'groups',
+        '--json',
+      ],
+      { cwd: dir },
+    );
+    expect(result.code).toBe(0);
+    const report = result.json() as Record<string, unknown>;
+    expect(report).toMatchObject({
+      file: 'groups/bfcl_tools.json',
+      group: 'bfcl',
+      version: '0.2.0',
+      strategy: 'keyword',
+      tools: 5,
+      keywords: ['triangle', 'factorial', 'http'],
+      diagnostics: [],
+    });
+    expect(report.renamed).toContainEqual({
+      from: 'math.factorial',
+      to: 'math_factorial',
+      reason: 'invalid',
+    });
+    expect(report.categories).toContainEqual({
+      tool: 'calculate_triangle_area',
+      category: 'analysis',
+      source: 'inferred',
+    });
+    expect((report.warnings as { code: string }[]).map((warning) => warning.code)).toContain(
+      'TYPE_CONVERTED',
+    );
+    const file = readJson(join(dir, 'groups/bfcl_tools.json'));
+    expect(file).toMatchObject({
+      version: '0.2.0',
+      description: 'BFCL functions.',
+      selection: { strategy: 'keyword', keywords: ['triangle', 'factorial', 'http'] },
+    });
+    expect((file.tools as { metadata: { executor: string } }[])[0]?.metadata.executor).toBe(
+      'gorilla',
+    );
+  });
+
+  it('suggests keywords against the other groups of --out and renames around their tool names', async () => {
+    const dir = projectWith({
+      'schemas/art_tools.json': makeGroup('art', {
+        tools: [makeTool({ name: 'list_departments', description: 'List art departments.' })],
+      }),
+    });
+    const result = await runCli(
+      ['import', '--from', 'mcp', 'met.json', '--group', 'museum', '--strategy', 'keyword'],
+      { cwd: dir },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      '  list-departments -> museum_list_departments (name used by another group)\n',
+    );
+    expect(result.stdout).toMatch(/\nKeywords \(edit them in the file\): museum, /);
+    expect(result.stdout).toContain('NAME_COLLISION museum_list_departments');
+    const validate = await runCli(['validate'], { cwd: dir });
+    expect(validate.code).toBe(0);
+  });
+
+  it('refuses to overwrite an existing file without --force', async () => {
+    const dir = projectWith();
+    const args = ['import', '--from', 'mcp', 'met.json', '--group', 'museum'];
+    expect((await runCli(args, { cwd: dir })).code).toBe(0);
+    const again = await runCli(args, { cwd: dir });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(
+      'toolcap: refusing to overwrite schemas/museum_tools.json; pass --force to replace it, or choose another --group or --out\n',
+    );
+    const forced = await runCli([...args, '--force', '--version', '2.0.0'], { cwd: dir });
+    expect(forced.code).toBe(0);
+    expect(readJson(join(dir, 'schemas/museum_tools.json')).version).toBe('2.0.0');
+  });
+
+  it('reports a file the loader rejects next to it (exit 1)', async () => {
+    // another file defines the same group and version and is read first
+    const dir = projectWith({ 'schemas/a/museum_tools.json': makeGroup('museum') });
+    const result = await runCli(['import', '--from', 'mcp', 'met.json', '--group', 'museum'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('error DUPLICATE_GROUP_VERSION');
+    expect(result.stderr).toContain(
+      'toolcap: schemas/museum_tools.json was written but does not load cleanly',
+    );
+  });
+
+  it('writes nothing when no tool could be imported (usually the wrong --from)', async () => {
+    const dir = projectWith({ 'none.json': '{"tools": []}' });
+    const wrong = await runCli(['import', '--from', 'bedrock', 'met.json', '--group', 'g'], {
+      cwd: dir,
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toBe(
+      'toolcap: no tool of met.json could be imported as --from bedrock (3 warning(s); the first: ENTRY_SKIPPED /0: entry 0 of the bedrock payload was skipped: it is not a toolSpec (cache points and system tools are not imported)); check --from. Nothing was written\n',
+    );
+    const empty = await runCli(['import', '--from', 'mcp', 'none.json', '--group', 'g'], {
+      cwd: dir,
+    });
+    expect(empty.stderr).toContain('(it holds no tools)');
+    expect(existsSync(join(dir, 'schemas'))).toBe(false);
+  });
+
+  it.each([
+    [
+      ['met.json', '--group', 'g'],
+      '--from FORMAT is required; use one of openai, openai-responses',
+    ],
+    [['--from', 'soap', 'met.json', '--group', 'g'], 'unknown --from "soap"'],
+    [['--from', 'mcp', 'met.json'], '--group NAME is required'],
+    [['--from', 'mcp', 'met.json', '--group', 'Met-Museum'], 'try --group met_museum'],
+    [['--from', 'mcp', 'met.json', '--group', 'g', '--version', 'v1'], '--version "v1" is not'],
+    [
+      ['--from', 'mcp', 'met.json', '--group', 'g', '--executor', '../x'],
+      '--executor "../x" is not',
+    ],
+    [['--from', 'mcp', 'met.json', '--group', 'g', '--strategy', 'never'], 'unknown --strategy'],
+    [['--from', 'mcp', '--group', 'g'], '"toolcap import" takes 1 argument(s) (FILE), got 0'],
+  ])('usage error %j', async (args, message) => {
+    const result = await runCli(['import', ...args], { cwd: projectWith() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('fails with a clear message when FILE is missing, empty, not JSON or not a tool list', async () => {
+    const dir = projectWith({
+      'empty.json': '',
+      'bad.json': '{\n  "tools": [,]\n}',
+      'odd.json': '42',
+    });
+    const run = (file: string) =>
+      runCli(['import', '--from', 'mcp', file, '--group', 'g'], { cwd: dir });
+    const missing = await run('nope.json');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^toolcap: cannot read nope\.json: ENOENT/);
+    expect((await run('empty.json')).stderr).toBe(
+      'toolcap: empty.json is empty; it must hold a JSON tool list\n',
+    );
+    expect((await run('bad.json')).stderr).toBe(
+      'toolcap: bad.json:2:13: invalid JSON: expected a value\n',
+    );
+    const odd = await run('odd.json');
+    expect(odd.code).toBe(1);
+    expect(odd.stderr).toContain('the input holds no tool list');
+    expect(existsSync(join(dir, 'schemas'))).toBe(false);
+  });
+});

@@ -1,0 +1,365 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LOAD_LIMITS } from '../../src/load/limits.js';
+import {
+  GROUP_FILE_SCHEMA_URL,
+  type ImportedGroup,
+} from '../../src/migrate/build-imported-group.js';
+import { type ImportSource, importToolList } from '../../src/migrate/import-tool-list.js';
+import { parseGroupVersion } from '../../src/migrate/read-group-version.js';
+
+const FIXTURES = join(import.meta.dirname, 'fixtures');
+
+interface Expectation {
+  from: ImportSource;
+  /** Tool names written, in order. */
+  tools: string[];
+  /** `from -> to` for every renamed tool. */
+  renamed?: string[];
+  /** Warning codes that must appear. */
+  warnings?: string[];
+}
+
+/** Every import fixture and what importing it must give; an unmapped fixture fails the walk. */
+const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
+  'bfcl/functions.json': {
+    from: 'canonical',
+    tools: [
+      'calculate_triangle_area',
+      'math_factorial',
+      'requests_get',
+      'default_add_default_value',
+      'determine_body_mass_index',
+    ],
+    renamed: [
+      'math.factorial -> math_factorial',
+      'requests.get -> requests_get',
+      'default.add_default_value -> default_add_default_value',
+    ],
+    warnings: ['TYPE_CONVERTED', 'TOOL_RENAMED'],
+  },
+  'livemcpbench/met-museum.json': {
+    from: 'mcp',
+    tools: ['list_departments', 'search_museum_objects', 'get_museum_object'],
+    renamed: [
+      'list-departments -> list_departments',
+      'search-museum-objects -> search_museum_objects',
+      'get-museum-object -> get_museum_object',
+    ],
+    warnings: ['TOOL_RENAMED'],
+  },
+  'livemcpbench/weather.json': { from: 'mcp', tools: ['get_weather', 'get_weather_by_city'] },
+  'livemcpbench/ygocdb.json': {
+    from: 'mcp',
+    tools: ['search_cards', 'get_card_by_id', 'get_card_image'],
+  },
+  'providers/openai.json': {
+    from: 'openai',
+    tools: ['get_weather', 'create_ticket'],
+    renamed: ['create-ticket -> create_ticket'],
+  },
+  'providers/openai-responses.json': {
+    from: 'openai-responses',
+    tools: ['search_docs'],
+    warnings: ['ENTRY_SKIPPED'],
+  },
+  'providers/anthropic.json': {
+    from: 'anthropic',
+    tools: ['get_stock_price'],
+    warnings: ['ENTRY_SKIPPED'],
+  },
+  'providers/google.json': { from: 'google', tools: ['find_restaurants'] },
+  'providers/bedrock.json': {
+    from: 'bedrock',
+    tools: ['lookup_order'],
+    warnings: ['ENTRY_SKIPPED'],
+  },
+  'providers/canonical.json': { from: 'canonical', tools: ['file_edit'] },
+  'providers/params.json': {
+    from: 'params',
+    tools: ['read_file', 'grep_search'],
+    renamed: ['grep.search -> grep_search'],
+    warnings: ['INVALID_PARAM_TOOL', 'TYPE_CONVERTED', 'DESCRIPTION_MISSING'],
+  },
+  'providers/mcp-jsonrpc.json': { from: 'mcp', tools: ['delete_file', 'ping'] },
+};
+
+function listFixtures(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? listFixtures(join(dir, entry.name))
+      : entry.name.endsWith('.json')
+        ? [relative(FIXTURES, join(dir, entry.name))]
+        : [],
+  );
+}
+
+function readFixture(path: string): unknown {
+  return JSON.parse(readFileSync(join(FIXTURES, path), 'utf8'));
+}
+
+/** The group must pass the loader's validation unchanged. */
+function expectLoadable(imported: ImportedGroup, group: string) {
+  const version = parseGroupVersion(JSON.stringify(imported.document), `${group}_tools.json`);
+  expect(version.diagnostics).toEqual([]);
+  return version.group!;
+}
+
+describe('importToolList over the fixture corpus', () => {
+  const files = listFixtures(FIXTURES).sort();
+
+  it('has an expectation for every fixture file', () => {
+    expect(files.filter((file) => !Object.hasOwn(EXPECTATIONS, file))).toEqual([]);
+    expect(Object.keys(EXPECTATIONS).filter((file) => !files.includes(file))).toEqual([]);
+  });
+
+  it.each(files)('%s imports into a loadable group', (file) => {
+    const expectation = EXPECTATIONS[file]!;
+    const imported = importToolList(readFixture(file), {
+      from: expectation.from,
+      group: 'imported',
+    });
+    const group = expectLoadable(imported, 'imported');
+    expect(group.tools.map((tool) => tool.name)).toEqual(expectation.tools);
+    expect(imported.renamed.map((entry) => `${entry.from} -> ${entry.to}`)).toEqual(
+      expectation.renamed ?? [],
+    );
+    const codes = new Set(imported.warnings.map((warning) => warning.code));
+    for (const code of expectation.warnings ?? []) expect(codes).toContain(code);
+    for (const tool of imported.document.tools as Record<string, unknown>[]) {
+      const original = imported.renamed.find((entry) => entry.to === tool.name)?.from;
+      expect(tool['x-original-name']).toBe(original);
+    }
+  });
+});
+
+describe('importToolList', () => {
+  it('writes $schema, defaults and the group name as executor', () => {
+    const imported = importToolList(readFixture('providers/canonical.json'), {
+      from: 'canonical',
+      group: 'files',
+    });
+    expect(imported.document).toMatchObject({
+      $schema: GROUP_FILE_SCHEMA_URL,
+      group: 'files',
+      version: '1.0.0',
+      description: 'Tools imported from an existing tool list.',
+      selection: { strategy: 'always' },
+    });
+    expect((imported.document.tools as Record<string, unknown>[])[0]).toMatchObject({
+      name: 'file_edit',
+      category: 'mutation',
+      metadata: {
+        executor: 'files',
+        requires_context: [],
+        cost_estimate: 'medium',
+        latency_estimate: 'medium',
+      },
+    });
+    expect(imported.keywords).toEqual([]);
+  });
+
+  it('converts BFCL types with a warning each: dict, float, tuple, any', () => {
+    const imported = importToolList(readFixture('bfcl/functions.json'), {
+      from: 'canonical',
+      group: 'bfcl',
+    });
+    const converted = imported.warnings
+      .filter((warning) => warning.code === 'TYPE_CONVERTED')
+      .map((warning) => /^type "(\w+)"/.exec(warning.message)?.[1]);
+    expect(new Set(converted)).toEqual(new Set(['dict', 'float', 'tuple', 'any']));
+    const group = expectLoadable(imported, 'bfcl');
+    const requests = group.tools.find((tool) => tool.name === 'requests_get')!;
+    expect((requests.input_schema.properties as Record<string, { type: string }>).auth?.type).toBe(
+      'array',
+    );
+  });
+
+  it('fills categories from the description, else defaults to mutation with a warning', () => {
+    const imported = importToolList(
+      [
+        {
+          name: 'bmi',
+          description: 'Calculates the body mass index.',
+          parameters: { type: 'object', properties: {} },
+        },
+        {
+          name: 'widget',
+          description: 'A widget thing.',
+          parameters: { type: 'object', properties: {} },
+        },
+        {
+          name: 'get_widget',
+          description: 'Returns a widget.',
+          parameters: { type: 'object', properties: {} },
+        },
+      ],
+      { from: 'canonical', group: 'widgets' },
+    );
+    expect(imported.categories).toEqual([
+      { tool: 'bmi', category: 'analysis', source: 'description' },
+      { tool: 'widget', category: 'mutation', source: 'default' },
+      { tool: 'get_widget', category: 'retrieval', source: 'inferred' },
+    ]);
+    expect(imported.warnings).toContainEqual({
+      code: 'CATEGORY_DEFAULTED',
+      tool: 'widget',
+      message: expect.stringContaining('its category is "mutation" (the conservative default)'),
+    });
+  });
+
+  it('renames around names other groups use: <group>_<name>, then _2', () => {
+    const imported = importToolList(readFixture('providers/openai.json'), {
+      from: 'openai',
+      group: 'support',
+      reservedNames: new Set(['get_weather', 'create_ticket', 'support_create_ticket']),
+    });
+    expect(imported.renamed).toEqual([
+      { from: 'get_weather', to: 'support_get_weather', reason: 'collision' },
+      { from: 'create-ticket', to: 'support_create_ticket_2', reason: 'collision' },
+    ]);
+    expect(imported.warnings.filter((warning) => warning.code === 'NAME_COLLISION')).toHaveLength(
+      2,
+    );
+    expectLoadable(imported, 'support');
+  });
+
+  it('suggests keywords for keyword groups (see suggest-keywords.test.ts for the ranking)', () => {
+    const imported = importToolList(readFixture('livemcpbench/met-museum.json'), {
+      from: 'mcp',
+      group: 'museum',
+      strategy: 'keyword',
+      restDocuments: ['search list get images title'],
+      keywordLimit: 3,
+    });
+    expect(imported.keywords).toHaveLength(3);
+    expect(imported.keywords[0]).toBe('museum');
+    expect(imported.document.selection).toEqual({
+      strategy: 'keyword',
+      keywords: imported.keywords,
+    });
+  });
+
+  it('uses given keywords as they are, and warns that a context group needs setup', () => {
+    const imported = importToolList(readFixture('providers/bedrock.json'), {
+      from: 'bedrock',
+      group: 'orders',
+      strategy: 'context',
+      keywords: ['order'],
+      version: '0.1.0',
+      description: 'Orders.',
+      executor: 'shop',
+    });
+    expect(imported.document).toMatchObject({
+      version: '0.1.0',
+      description: 'Orders.',
+      selection: { strategy: 'context', keywords: ['order'] },
+    });
+    expect(imported.warnings.map((warning) => warning.code)).toContain(
+      'CONTEXT_STRATEGY_NEEDS_SETUP',
+    );
+    expect(
+      (imported.document.tools as { metadata: { executor: string } }[])[0]?.metadata.executor,
+    ).toBe('shop');
+  });
+
+  it('drops an invalid output_schema, and leaves out a tool the loader still rejects', () => {
+    const imported = importToolList(
+      {
+        tools: [
+          {
+            name: 'bad_output',
+            description: 'Returns something.',
+            inputSchema: { type: 'object', properties: {} },
+            outputSchema: { type: 'object', properties: { x: { type: 'dict' } } },
+          },
+          {
+            name: 'bad_pattern',
+            description: 'Sets a value.',
+            inputSchema: {
+              type: 'object',
+              properties: { value: { type: 'string', pattern: '([' } },
+            },
+          },
+          {
+            name: 'untyped',
+            description: 'Takes anything.',
+            inputSchema: { type: 'object', properties: { value: {}, level: { enum: [1, 2] } } },
+          },
+          { name: 'fine', description: 'Fine.', inputSchema: { type: 'object', properties: {} } },
+        ],
+      },
+      { from: 'mcp', group: 'mixed' },
+    );
+    const group = expectLoadable(imported, 'mixed');
+    expect(group.tools.map((tool) => tool.name)).toEqual(['bad_output', 'untyped', 'fine']);
+    expect(group.tools[0]?.output_schema).toBeUndefined();
+    // untyped values get a type instead of costing the tool
+    expect(group.tools[1]?.input_schema.properties).toEqual({
+      value: { type: 'string' },
+      level: { type: 'integer', enum: [1, 2] },
+    });
+    expect(
+      imported.warnings
+        .filter((warning) => warning.code === 'TYPE_INFERRED')
+        .map((warning) => warning.tool),
+    ).toEqual(['untyped', 'untyped']);
+    const notes = imported.warnings.filter((warning) =>
+      ['FIELD_DROPPED', 'TOOL_SKIPPED'].includes(warning.code),
+    );
+    expect(notes.map((warning) => [warning.code, warning.tool])).toEqual([
+      ['FIELD_DROPPED', 'bad_output'],
+      ['TOOL_SKIPPED', 'bad_pattern'],
+    ]);
+    expect(notes[1]?.message).toContain(
+      'INVALID_PATTERN at /input_schema/properties/value/pattern',
+    );
+    expect(imported.categories.map((entry) => entry.tool)).toEqual([
+      'bad_output',
+      'untyped',
+      'fine',
+    ]);
+  });
+
+  it('cuts descriptions longer than the loader allows', () => {
+    const imported = importToolList(
+      [
+        {
+          name: 'long',
+          description: 'x'.repeat(50),
+          parameters: { type: 'object', properties: {} },
+        },
+      ],
+      {
+        from: 'canonical',
+        group: 'long',
+        description: 'Long.',
+        limits: { ...DEFAULT_LOAD_LIMITS, maxDescriptionLength: 20 },
+      },
+    );
+    const tool = (imported.document.tools as { description: string }[])[0]!;
+    expect(tool.description).toBe('xxxxxxxxxxxxxx [...]');
+    expect(imported.warnings.map((warning) => warning.code)).toContain('DESCRIPTION_TRUNCATED');
+  });
+
+  it('refuses an invalid group name or version', () => {
+    expect(() => importToolList([], { from: 'canonical', group: 'Bad-Name' })).toThrowError(
+      expect.objectContaining({
+        code: 'IMPORT_INVALID_GROUP',
+        message: expect.stringContaining('try "bad_name"'),
+      }),
+    );
+    expect(() => importToolList([], { from: 'canonical', group: 'ok', version: '1' })).toThrowError(
+      /\/version: version "1" is not a strict semantic version/,
+    );
+  });
+
+  it('refuses input that holds no tool list', () => {
+    for (const input of [42, null, { something: 'else' }]) {
+      expect(() => importToolList(input, { from: 'mcp', group: 'g' })).toThrowError(
+        expect.objectContaining({ code: 'IMPORT_INVALID_INPUT' }),
+      );
+    }
+  });
+});

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { reportMigration } from '../../src/migrate/migration-report.js';
+import { runCli } from '../helpers/run-cli.js';
+import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+
+const CODE_TOOLS = `
+export const tools = [
+  { name: 'shared_tool', description: 'Also in JSON.', params: [] },
+  {
+    name: 'legacy_search',
+    description: 'Still only in code.',
+    params: [{ name: 'query', type: 'string', description: 'Text', required: true }],
+  },
+  { name: 'broken_tool', description: 'Invalid params.', params: [{ name: 'x', type: 'dict' }] },
+];
+`;
+
+function project(module = CODE_TOOLS, file = 'legacy.mjs'): string {
+  return createTempDir({
+    'schemas/json_tools.json': makeGroup('json', {
+      tools: [makeTool({ name: 'json_only_tool' }), makeTool({ name: 'shared_tool' })],
+    }),
+    [file]: module,
+  });
+}
+
+describe('toolcap migrate status', () => {
+  it('--json prints json_only, fallback_only and both (invalid code tools count as fallback-only)', async () => {
+    const dir = project();
+    const result = await runCli(['migrate', 'status', '--fallback', 'legacy.mjs', '--json'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(0);
+    const report = result.json() as Record<string, unknown>;
+    expect(report).toMatchObject({
+      json_only: ['json_only_tool'],
+      fallback_only: ['broken_tool', 'legacy_search'],
+      both: ['shared_tool'],
+    });
+    expect(report.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'INVALID_FALLBACK_TOOL',
+        file: '<fallback>',
+        message: expect.stringContaining('fallback tool "broken_tool"'),
+      }),
+    ]);
+  });
+
+  it('prints three sections for humans, with problems on stderr', async () => {
+    const dir = project();
+    const result = await runCli(
+      ['migrate', 'status', '--schemas', 'schemas', '--fallback', 'legacy.mjs'],
+      { cwd: dir },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        'JSON only (migrated): 1',
+        '  json_only_tool',
+        'Fallback only (still to migrate): 2',
+        '  broken_tool',
+        '  legacy_search',
+        'Both (JSON wins; safe to delete from code): 1',
+        '  shared_tool',
+        '',
+      ].join('\n'),
+    );
+    expect(result.stderr).toContain('error INVALID_FALLBACK_TOOL');
+  });
+
+  it('accepts a default export array or a default export { tools }', async () => {
+    for (const source of [
+      "export default [{ name: 'shared_tool', description: 'x' }];",
+      "export default { tools: [{ name: 'shared_tool', description: 'x' }] };",
+    ]) {
+      const dir = project(source);
+      const result = await runCli(['migrate', 'status', '--fallback', 'legacy.mjs', '--json'], {
+        cwd: dir,
+      });
+      expect(result.json()).toMatchObject({
+        json_only: ['json_only_tool'],
+        fallback_only: [],
+        both: ['shared_tool'],
+      });
+    }
+  });
+
+  it('exits 2 when the module exports no tool array or cannot be imported', async () => {
+    const dir = project('export const other = 1;');
+    const result = await runCli(['migrate', 'status', '--fallback', 'legacy.mjs'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'legacy.mjs exports no array of tools (it exports: other); use "export default [...]" or "export const tools = [...]"',
+    );
+    const missing = await runCli(['migrate', 'status', '--fallback', 'nope.mjs'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--fallback cannot import nope.mjs');
+  });
+
+  it('exits 2 without --fallback or with an unknown subcommand', async () => {
+    const noModule = await runCli(['migrate', 'status']);
+    expect(noModule.code).toBe(2);
+    expect(noModule.stderr).toContain('--fallback MODULE is required');
+    const wrong = await runCli(['migrate', 'start', '--fallback', 'x.mjs']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('unknown subcommand "migrate start"');
+  });
+
+  it('reportMigration works without the CLI', async () => {
+    const dir = project();
+    const report = await reportMigration(
+      [
+        { name: 'shared_tool', description: 'x' },
+        { name: 'code_tool', description: 'y' },
+      ],
+      { dirs: ['schemas'], cwd: dir },
+    );
+    expect(report).toEqual({
+      json_only: ['json_only_tool'],
+      fallback_only: ['code_tool'],
+      both: ['shared_tool'],
+      diagnostics: [],
+    });
+  });
+});

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { categoryFromDescription, splitWords } from '../../src/migrate/infer-category.js';
+import { keywordDocument, suggestKeywords } from '../../src/migrate/suggest-keywords.js';
+import { toGroupName } from '../../src/migrate/to-group-name.js';
+import { unwrapToolList } from '../../src/migrate/unwrap-tool-list.js';
+
+const CALENDAR = [
+  { name: 'create_event', description: 'Create a calendar event with a title and a start time.' },
+  { name: 'list_events', description: 'List the calendar events of a day.' },
+  { name: 'cancel_event', description: 'Cancel an event and notify the attendees.' },
+];
+
+describe('suggestKeywords', () => {
+  it('ranks the words that set the group apart first (TF-IDF against the other groups)', () => {
+    const rest = Array.from({ length: 5 }, () =>
+      keywordDocument([
+        { name: 'create_task', description: 'Create a task with a title.' },
+        { name: 'list_files', description: 'List the files of a folder.' },
+      ]),
+    );
+    // alone, the name verbs "create" and "list" tie with "cancel" (same frequency)
+    expect(suggestKeywords(CALENDAR, 'calendar', { limit: 4 })).toEqual([
+      'event',
+      'cancel',
+      'create',
+      'list',
+    ]);
+    // against groups that also create and list things, "calendar" overtakes both
+    expect(suggestKeywords(CALENDAR, 'calendar', { rest, limit: 4 })).toEqual([
+      'event',
+      'cancel',
+      'calendar',
+      'create',
+    ]);
+  });
+
+  it('merges inflections by stem and keeps the most frequent spelling', () => {
+    const keywords = suggestKeywords(
+      [
+        { name: 'book_meeting', description: 'Book meetings.' },
+        { name: 'move_meeting', description: 'Move a meeting.' },
+      ],
+      'meetings',
+    );
+    expect(keywords.filter((word) => word.startsWith('meeting'))).toEqual(['meeting']);
+  });
+
+  it('drops stop words, tool boilerplate, numbers and very short words', () => {
+    const keywords = suggestKeywords(
+      [
+        {
+          name: 'do_it',
+          description: 'This tool returns the value of the given parameter 42 as a string.',
+        },
+      ],
+      'misc',
+    );
+    expect(keywords).toEqual(['misc']);
+  });
+
+  it('splits Chinese text into character bigrams, without particles', () => {
+    const keywords = suggestKeywords(
+      [{ name: 'search_cards', description: '搜索卡牌的效果' }],
+      'cards',
+      { limit: 10 },
+    );
+    expect(keywords).toEqual(expect.arrayContaining(['搜索', '卡牌', '效果', 'cards', 'search']));
+    expect(keywords.some((word) => word.includes('的'))).toBe(false);
+  });
+
+  it('falls back to the words of the fallback text, or the text itself', () => {
+    expect(suggestKeywords([], 'project_docs')).toEqual(['project', 'docs']);
+    expect(suggestKeywords([], '')).toEqual(['']);
+  });
+
+  it('is deterministic: ties sort alphabetically', () => {
+    const tools = [{ name: 'zeta_alpha', description: '' }];
+    expect(suggestKeywords(tools, 'x')).toEqual(['alpha', 'zeta']);
+  });
+});
+
+describe('categoryFromDescription', () => {
+  it.each([
+    ['Calculate the area of a triangle.', 'analysis', 'calculate'],
+    ['Calculates the area.', 'analysis', 'calculates'],
+    ['Retrieves the list of holidays.', 'retrieval', 'retrieves'],
+    ['This function deletes a user account.', 'mutation', 'deletes'],
+    ['Adding a row to the sheet.', 'creation', 'adding'],
+    ['Updated every hour: the exchange rates.', 'mutation', 'updated'],
+  ])('%s → %s', (description, category, word) => {
+    expect(categoryFromDescription(description)).toEqual({ category, word });
+  });
+
+  it('finds nothing without a known verb in the first eight words', () => {
+    expect(categoryFromDescription('The news of the day.')).toBeUndefined();
+    expect(
+      categoryFromDescription('One two three four five six seven eight and then get it.'),
+    ).toBeUndefined();
+  });
+
+  it('splitWords splits identifiers and sentences', () => {
+    expect(splitWords('math.getArea-v2 HTMLParser')).toEqual([
+      'math',
+      'get',
+      'area',
+      'v2',
+      'html',
+      'parser',
+    ]);
+  });
+});
+
+describe('toGroupName', () => {
+  it.each([
+    ['OP.GG MCP Server', 'op_gg_mcp_server'],
+    ['12306-mcp', 'g_12306_mcp'],
+    ['Ant Design Components', 'ant_design_components'],
+    ['bfcl_live_multiple', 'bfcl_live_multiple'],
+    ['myServer', 'my_server'],
+    ['Café', 'cafe'],
+    ['鸣潮', 'group'],
+    [`${'a'.repeat(70)}`, 'a'.repeat(64)],
+  ])('%s → %s', (text, name) => {
+    expect(toGroupName(text)).toBe(name);
+  });
+});
+
+describe('unwrapToolList', () => {
+  it('finds the list in the usual envelopes', () => {
+    const tool = { name: 't' };
+    expect(unwrapToolList([tool])).toEqual([tool]);
+    expect(unwrapToolList({ tools: [tool] })).toEqual([tool]);
+    expect(unwrapToolList({ result: { tools: [tool] } })).toEqual([tool]);
+    expect(unwrapToolList({ toolConfig: { tools: [tool] } })).toEqual([tool]);
+    expect(unwrapToolList(tool)).toEqual([tool]);
+    expect(unwrapToolList({ functionDeclarations: [tool] })).toEqual([
+      { functionDeclarations: [tool] },
+    ]);
+  });
+});

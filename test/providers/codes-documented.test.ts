@@ -1,0 +1,30 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SOURCE_DIR = 'src/providers';
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('docs/providers.md', () => {
+  it('documents every warning and error code the providers module emits', () => {
+    const codes = new Set<string>();
+    for (const file of sourceFiles(SOURCE_DIR)) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(
+        /(?:code: |sink\.add\(\s*|new TranslationError\(\s*|\| )'([A-Z][A-Z_]+)'/g,
+      )) {
+        codes.add(match[1]!);
+      }
+    }
+    expect(codes.size).toBeGreaterThan(30);
+    const docs = readFileSync('docs/providers.md', 'utf8');
+    const missing = [...codes].filter((code) => !docs.includes(`\`${code}\``));
+    expect(missing).toEqual([]);
+  });
+});

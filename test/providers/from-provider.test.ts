@@ -1,0 +1,400 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolDefinition } from '../../src/format/types.js';
+import { checkSchema } from '../../src/load/check-schema.js';
+import { loadRegistry } from '../../src/load/load-registry.js';
+import { fromProvider } from '../../src/providers/from-provider.js';
+import { PROVIDER_IDS, type ProviderId } from '../../src/providers/provider-types.js';
+import { translate } from '../../src/providers/translate.js';
+import { TranslationError } from '../../src/providers/translation-error.js';
+import { loadCorpus } from './corpus-helpers.js';
+import { makeTool } from './tool-fixtures.js';
+
+const registry = await loadRegistry({ dirs: ['schemas'], strict: true });
+const bundled: readonly ToolDefinition[] = registry.list();
+
+/** The parts of a tool every format can carry. */
+function essentials(tool: ToolDefinition) {
+  return { name: tool.name, description: tool.description, input_schema: tool.input_schema };
+}
+
+describe('fromProvider: round trips', () => {
+  it.each(['anthropic', 'mcp', 'canonical'] as const)(
+    'canonical → %s → canonical gives back the same tools',
+    (provider) => {
+      const { payload } = translate(bundled, provider);
+      const result = fromProvider(provider, payload);
+      expect(result.warnings).toEqual([]);
+      expect(result.nameMap).toEqual({});
+      expect(result.tools.map(essentials)).toEqual(bundled.map(essentials));
+    },
+  );
+
+  it('mcp keeps title, output schema, and every annotation; the category comes back from the hints', () => {
+    const { payload } = translate(bundled, 'mcp');
+    const back = fromProvider('mcp', payload).tools;
+    expect(back.map((tool) => [tool.name, tool.category, tool.title])).toEqual(
+      bundled.map((tool) => [tool.name, tool.category, tool.title]),
+    );
+    // the translation of the import is the same payload, byte for byte
+    expect(JSON.stringify(translate(back, 'mcp').payload)).toBe(JSON.stringify(payload));
+  });
+
+  it('canonical keeps seed 004 fields when the entry carries them', () => {
+    const entries = bundled.map((tool) => ({ ...tool, parameters: tool.input_schema }));
+    const back = fromProvider('canonical', entries).tools;
+    expect(back.map((tool) => [tool.category, tool.metadata, tool.tags])).toEqual(
+      bundled.map((tool) => [
+        tool.category,
+        { ...tool.metadata, requires_context: [...tool.metadata.requires_context] },
+        tool.tags,
+      ]),
+    );
+  });
+
+  it.each(PROVIDER_IDS)(
+    '%s: every bundled tool comes back with its name and a loadable schema',
+    (provider: ProviderId) => {
+      const { payload } = translate(bundled, provider);
+      const back = fromProvider(provider, payload).tools;
+      expect(back.map((tool) => tool.name)).toEqual(bundled.map((tool) => tool.name));
+      for (const tool of back) {
+        expect(checkSchema(tool.input_schema, { maxPatternLength: 1000 }), tool.name).toEqual([]);
+      }
+    },
+  );
+
+  it('gemini parameters come back as JSON Schema (types, nullable, int64 strings)', () => {
+    const tool = makeTool({
+      type: 'object',
+      properties: {
+        text: { type: 'string', minLength: 1 },
+        note: { type: ['string', 'null'] },
+        pick: { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
+        mood: { type: ['string', 'null'], enum: ['good', 'bad', null] },
+      },
+      required: ['text'],
+    });
+    const { payload } = translate([tool], 'google');
+    const [back] = fromProvider('google', payload).tools;
+    expect(back!.input_schema).toEqual({
+      type: 'object',
+      properties: {
+        text: { type: 'string', minLength: 1 },
+        note: { type: ['string', 'null'] },
+        pick: { anyOf: [{ type: ['string', 'null'] }, { type: ['integer', 'null'] }] },
+        mood: { type: ['string', 'null'], enum: ['good', 'bad', null] },
+      },
+      required: ['text'],
+    });
+  });
+});
+
+describe('fromProvider: payload shapes', () => {
+  const schema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] };
+
+  it('reads wrappers: MCP {tools}, Bedrock toolConfig, a single tool, Responses namespaces', () => {
+    expect(
+      fromProvider('mcp', { tools: [{ name: 'a', description: 'A', inputSchema: schema }] }).tools,
+    ).toHaveLength(1);
+    expect(
+      fromProvider('bedrock', {
+        toolConfig: { tools: [{ toolSpec: { name: 'a', inputSchema: { json: schema } } }] },
+      }).tools,
+    ).toHaveLength(1);
+    expect(
+      fromProvider('canonical', { name: 'a', description: 'A', parameters: schema }).tools,
+    ).toHaveLength(1);
+    const namespaced = fromProvider('openai-responses', [
+      {
+        type: 'namespace',
+        name: 'crm',
+        description: 'CRM',
+        tools: [{ type: 'function', name: 'find_contact', parameters: schema, strict: true }],
+      },
+    ]);
+    expect(namespaced.tools.map((tool) => tool.name)).toEqual(['find_contact']);
+    const legacy = fromProvider('openai', [{ name: 'legacy_function', parameters: schema }]);
+    expect(legacy.tools.map((tool) => tool.name)).toEqual(['legacy_function']);
+    const snake = fromProvider('google', {
+      function_declarations: [{ name: 'g', parameters_json_schema: schema }],
+    });
+    expect(snake.tools[0]!.input_schema).toEqual(schema);
+  });
+
+  it('skips entries that are not custom function tools, with a warning each', () => {
+    const result = fromProvider('anthropic', [
+      { type: 'web_search_20250305', name: 'web_search' },
+      { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
+      'junk',
+      { description: 'no name', input_schema: schema },
+      { name: 'kept', input_schema: schema },
+    ]);
+    expect(result.tools.map((tool) => tool.name)).toEqual(['kept']);
+    expect(result.warnings.map((warning) => `${warning.code} ${warning.pointer}`)).toEqual([
+      'ENTRY_SKIPPED /0',
+      'ENTRY_SKIPPED /1',
+      'ENTRY_SKIPPED /2',
+      'ENTRY_SKIPPED /3',
+      'DESCRIPTION_MISSING undefined',
+    ]);
+    const skipped = [
+      fromProvider('openai', [{ type: 'custom', name: 'grammar' }]),
+      fromProvider('openai-responses', [{ type: 'tool_search' }]),
+      fromProvider('google', [{ googleSearch: {} }]),
+      fromProvider('bedrock', [{ cachePoint: { type: 'default' } }]),
+    ];
+    for (const result of skipped) expect(result.tools).toEqual([]);
+  });
+
+  it('skips a tool whose schema root is not an object', () => {
+    const result = fromProvider('mcp', [{ name: 'bad', inputSchema: { type: 'string' } }]);
+    expect(result.tools).toEqual([]);
+    expect(result.warnings[0]).toMatchObject({ code: 'ENTRY_SKIPPED' });
+  });
+
+  it('throws INVALID_PAYLOAD, UNKNOWN_PROVIDER and INVALID_OPTIONS for unusable input', () => {
+    expect(() => fromProvider('mcp', 'tools')).toThrow(
+      expect.objectContaining({ code: 'INVALID_PAYLOAD' }),
+    );
+    expect(() => fromProvider('mcp', null)).toThrow(TranslationError);
+    expect(() => fromProvider('gpt' as ProviderId, [])).toThrow(
+      expect.objectContaining({ code: 'UNKNOWN_PROVIDER' }),
+    );
+    expect(() => fromProvider('mcp', [], { executor: '../etc' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+    expect(() => fromProvider('mcp', [], { category: 'reading' as never })).toThrow(
+      /category "reading" is not one of/,
+    );
+  });
+});
+
+describe('fromProvider: names', () => {
+  it('converts invalid names deterministically and reports the mapping', () => {
+    const tools = [
+      'get-bbc-news',
+      'admin.tools.list',
+      'get_bbc_news',
+      'get bbc news',
+      '9to5mac',
+    ].map((name) => ({
+      name,
+      description: name,
+      inputSchema: { type: 'object' },
+    }));
+    const result = fromProvider('mcp', tools);
+    // a name that is already valid keeps it; converted names get a suffix on collision
+    expect(result.tools.map((tool) => tool.name)).toEqual([
+      'get_bbc_news_2',
+      'admin_tools_list',
+      'get_bbc_news',
+      'get_bbc_news_3',
+      '_9to5mac',
+    ]);
+    expect(result.nameMap).toEqual({
+      get_bbc_news_2: 'get-bbc-news',
+      admin_tools_list: 'admin.tools.list',
+      get_bbc_news_3: 'get bbc news',
+      _9to5mac: '9to5mac',
+    });
+    expect(fromProvider('mcp', tools)).toEqual(result);
+  });
+});
+
+describe('fromProvider: messy schemas (BFCL, real MCP servers)', () => {
+  it('converts BFCL types (dict, float, tuple, any) with a warning each', () => {
+    const result = fromProvider('canonical', [
+      {
+        name: 'calculate_distance',
+        description: 'Calculate the distance between two GPS coordinates.',
+        parameters: {
+          type: 'dict',
+          properties: {
+            coord1: {
+              type: 'tuple',
+              description: 'The first coordinate as (latitude, longitude).',
+              items: { type: 'float' },
+            },
+            data: { type: 'any', description: 'The training data for the model.' },
+            unit: {
+              type: 'string',
+              description: "The unit of distance. Options: 'miles', 'kilometers'.",
+            },
+          },
+          required: ['coord1', 'unit'],
+        },
+      },
+    ]);
+    expect(result.tools[0]!.input_schema).toEqual({
+      type: 'object',
+      properties: {
+        coord1: {
+          type: 'array',
+          description: 'The first coordinate as (latitude, longitude).',
+          items: { type: 'number' },
+        },
+        data: { type: 'string', description: 'The training data for the model.' },
+        unit: {
+          type: 'string',
+          description: "The unit of distance. Options: 'miles', 'kilometers'.",
+        },
+      },
+      required: ['coord1', 'unit'],
+    });
+    expect(result.warnings.map((warning) => warning.message.split(';')[0])).toEqual([
+      'type "float" is not a JSON Schema type',
+      'type "tuple" is not a JSON Schema type',
+      'type "any" is not a JSON Schema type',
+      'type "dict" is not a JSON Schema type',
+    ]);
+  });
+
+  it('adds properties to object roots, items to arrays, and fixes required', () => {
+    const result = fromProvider('mcp', [
+      { name: 'no_args', description: 'x', inputSchema: { type: 'object' } },
+      { name: 'no_schema', description: 'x' },
+      {
+        name: 'untyped_root',
+        description: 'x',
+        inputSchema: {
+          properties: { paths: { type: 'array', required: true } },
+          required: ['ghost'],
+        },
+      },
+      {
+        name: 'typed_list',
+        description: 'x',
+        inputSchema: {
+          type: ['object', 'null'],
+          properties: { mode: { type: ['String', 'NULL'] } },
+        },
+      },
+      { name: 'weird', description: 'x', inputSchema: 42 },
+    ]);
+    expect(result.tools.map((tool) => tool.input_schema)).toEqual([
+      { type: 'object', properties: {} },
+      { type: 'object', properties: {} },
+      {
+        type: 'object',
+        properties: { paths: { type: 'array', items: { type: 'string' } } },
+        required: ['paths'],
+      },
+      { type: 'object', properties: { mode: { type: ['string', 'null'] } } },
+      { type: 'object', properties: {} },
+    ]);
+    expect(result.warnings.map((warning) => warning.code).sort()).toEqual(
+      [
+        'ARRAY_ITEMS_ADDED',
+        'REQUIRED_CONVERTED',
+        'REQUIRED_NOT_DEFINED',
+        'ROOT_TYPE_SET',
+        'SCHEMA_REPLACED',
+        'TYPE_CONVERTED',
+      ].sort(),
+    );
+  });
+
+  it('upgrades draft-04 leftovers and drops unsupported dialect declarations', () => {
+    const result = fromProvider('mcp', [
+      {
+        name: 'old',
+        description: 'x',
+        inputSchema: {
+          $schema: 'http://json-schema.org/draft-04/schema#',
+          type: 'object',
+          properties: { n: { type: 'integer', minimum: 0, exclusiveMinimum: true } },
+        },
+      },
+    ]);
+    expect(result.tools[0]!.input_schema).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { n: { type: 'integer', exclusiveMinimum: 0 } },
+    });
+    const unsupported = fromProvider('mcp', [
+      {
+        name: 'v6',
+        description: 'x',
+        inputSchema: {
+          $schema: 'http://json-schema.org/draft-06/schema#',
+          type: 'object',
+          properties: {},
+        },
+      },
+    ]);
+    expect(unsupported.tools[0]!.input_schema).toEqual({ type: 'object', properties: {} });
+    expect(unsupported.warnings.map((warning) => warning.code)).toEqual([
+      'SCHEMA_DIALECT_CONVERTED',
+    ]);
+  });
+
+  it('fills defaults: description from the title, category from hints or verbs, metadata from options', () => {
+    const result = fromProvider(
+      'mcp',
+      [
+        {
+          name: 'fetchUrl',
+          title: 'Fetch URL',
+          inputSchema: { type: 'object' },
+          annotations: { title: null, readOnlyHint: null, openWorldHint: true },
+        },
+        { name: 'frobnicate', description: 'Does things', inputSchema: { type: 'object' } },
+      ],
+      {
+        executor: 'mcp_proxy',
+        defaultCategory: 'analysis',
+        costEstimate: 'high',
+        latencyEstimate: 'slow',
+      },
+    );
+    expect(result.tools).toEqual([
+      {
+        name: 'fetchUrl',
+        title: 'Fetch URL',
+        description: 'Fetch URL',
+        category: 'retrieval',
+        input_schema: { type: 'object', properties: {} },
+        annotations: { openWorldHint: true },
+        metadata: {
+          executor: 'mcp_proxy',
+          requires_context: [],
+          cost_estimate: 'high',
+          latency_estimate: 'slow',
+        },
+      },
+      {
+        name: 'frobnicate',
+        description: 'Does things',
+        category: 'analysis',
+        input_schema: { type: 'object', properties: {} },
+        metadata: {
+          executor: 'mcp_proxy',
+          requires_context: [],
+          cost_estimate: 'high',
+          latency_estimate: 'slow',
+        },
+      },
+    ]);
+    expect(
+      fromProvider('mcp', [{ name: 'x', description: 'd' }], { category: 'creation' }).tools[0]!
+        .category,
+    ).toBe('creation');
+  });
+
+  it('imports the 527 LiveMCPBench tools into loadable group-file tools', () => {
+    let count = 0;
+    for (const server of loadCorpus()) {
+      for (const tool of fromProvider('mcp', server.tools).tools) {
+        count++;
+        expect(
+          checkSchema(tool.input_schema, { maxPatternLength: 1000 }).filter(
+            (problem) => problem.code !== 'PROPERTY_TYPE_MISSING',
+          ),
+          tool.name,
+        ).toEqual([]);
+        expect(tool.name).toMatch(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/);
+      }
+    }
+    expect(count).toBe(527);
+  });
+});

@@ -1,0 +1,299 @@
+import { describe, expect, it } from 'vitest';
+import type { RegisteredTool } from '../../src/format/types.js';
+import { loadRegistry } from '../../src/load/load-registry.js';
+import { PROVIDER_IDS, type ProviderId } from '../../src/providers/provider-types.js';
+import { translate } from '../../src/providers/translate.js';
+import { TranslationError } from '../../src/providers/translation-error.js';
+import { makeRegisteredTool, makeTool } from './tool-fixtures.js';
+
+const registry = await loadRegistry({ dirs: ['schemas'], strict: true });
+
+describe('translate', () => {
+  it.each(PROVIDER_IDS)('%s: an empty selection is an empty payload', (provider) => {
+    expect(translate([], provider)).toEqual({ payload: [], metadata: {}, warnings: [] });
+  });
+
+  it('returns the very same result for the same tools in the same order (cached)', () => {
+    const tools = registry.list();
+    const first = translate(tools, 'openai');
+    expect(translate(tools, 'openai')).toBe(first);
+    // a new array holding the same tool objects hits the cache too
+    expect(translate([...tools], 'openai')).toBe(first);
+    // options are keyed by value
+    expect(translate(tools, 'openai', {})).toBe(first);
+    expect(translate(tools, 'openai', { strict: true })).not.toBe(first);
+  });
+
+  it('reuses per-tool translations across different selections, byte-identical', () => {
+    const [a, b, c] = registry.list();
+    const ab = translate([a!, b!], 'google');
+    const bc = translate([b!, c!], 'google');
+    expect(bc.payload[0]!.functionDeclarations[0]).toBe(ab.payload[0]!.functionDeclarations[1]);
+    expect(JSON.stringify(translate([a!, b!, c!], 'google').payload)).toBe(
+      JSON.stringify(
+        translate(
+          [a!, b!, c!].map((tool) => ({ ...tool })),
+          'google',
+        ).payload,
+      ),
+    );
+  });
+
+  it('recognizes copies of tools (a selection wraps registry tools) and tells changed copies apart', () => {
+    const tools = registry.list().slice(0, 3);
+    const first = translate(tools, 'openai');
+    const copies = tools.map((tool) => ({ ...tool, reason: { strategy: 'keyword' } }));
+    expect(translate(copies, 'openai')).toBe(first);
+    const reordered = [copies[2]!, copies[0]!];
+    expect(translate(reordered, 'openai').payload[0]).toBe(first.payload[2]);
+    const changed = { ...tools[0]!, description: 'Something else entirely.' };
+    const result = translate([changed], 'openai');
+    expect(result.payload[0]!.function.description).toBe('Something else entirely.');
+    expect(result.payload[0]).not.toBe(first.payload[0]);
+    const moved: RegisteredTool = { ...registry.list()[0]!, group: 'other' };
+    const regrouped = translate([moved], 'openai');
+    expect(regrouped.metadata[tools[0]!.name]!.group).toBe('other');
+  });
+
+  it("keeps the turn's list cached while single tools are translated in between (token estimates)", () => {
+    const tools = registry.list().slice(0, 5);
+    const turn = translate(tools, 'anthropic');
+    for (const tool of tools) translate([tool], 'anthropic');
+    translate(tools.slice(0, 2), 'anthropic');
+    expect(translate(tools, 'anthropic')).toBe(turn);
+    // many option values: old keys are evicted, results stay correct
+    for (let depth = 1; depth <= 70; depth++)
+      translate(tools, 'bedrock', { recursionDepth: depth });
+    expect(translate(tools, 'bedrock', { recursionDepth: 1 }).payload).toHaveLength(5);
+  });
+
+  it('keeps options apart: the same options object modified between calls is re-keyed', () => {
+    const tools = registry.list().slice(0, 2);
+    const options: { cacheControl?: boolean } = {};
+    const plain = translate(tools, 'anthropic', options);
+    options.cacheControl = true;
+    const cached = translate(tools, 'anthropic', options);
+    expect(plain.payload[1]).not.toHaveProperty('cache_control');
+    expect(cached.payload[1]).toHaveProperty('cache_control');
+  });
+
+  it('returns metadata for registry tools and null groups for other tools', () => {
+    const result = translate(
+      [
+        makeRegisteredTool({ type: 'object', properties: {} }),
+        makeTool({ type: 'object', properties: {} }, { name: 'other' }),
+      ],
+      'mcp',
+    );
+    expect(result.metadata).toEqual({
+      sample_tool: {
+        group: 'sample',
+        executor: 'sample',
+        cost_estimate: 'low',
+        latency_estimate: 'fast',
+      },
+      other: { group: null, executor: 'sample', cost_estimate: 'low', latency_estimate: 'fast' },
+    });
+  });
+
+  it('keeps a tool named __proto__ as a plain metadata key', () => {
+    const result = translate(
+      [makeTool({ type: 'object', properties: {} }, { name: '__proto__' })],
+      'canonical',
+    );
+    expect(Object.keys(result.metadata)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(result.metadata)).toBe(Object.prototype);
+  });
+
+  it('throws UNKNOWN_PROVIDER with a suggestion', () => {
+    expect(() => translate([], 'opneai' as ProviderId)).toThrow(
+      /unknown provider "opneai". Did you mean "openai"\?/,
+    );
+    try {
+      translate([], 'nope' as ProviderId);
+    } catch (error) {
+      expect(TranslationError.isInstance(error)).toBe(true);
+      expect((error as TranslationError).code).toBe('UNKNOWN_PROVIDER');
+    }
+  });
+
+  it('throws for a non-array tool list, duplicate names, invalid names and non-object schemas', () => {
+    const tool = makeTool({ type: 'object', properties: {} });
+    expect(() => translate({} as never, 'openai')).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+    expect(() => translate([tool, { ...tool }], 'openai')).toThrow(
+      expect.objectContaining({ code: 'DUPLICATE_TOOL_NAME', tool: 'sample_tool' }),
+    );
+    expect(() => translate([{ ...tool, name: 'get-user' }], 'openai')).toThrow(
+      /e.g. to "get_user"/,
+    );
+    expect(() => translate([{ ...tool, input_schema: [] as never }], 'openai')).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT_SCHEMA' }),
+    );
+    expect(() => translate([null as never], 'openai')).toThrow(
+      expect.objectContaining({ code: 'INVALID_TOOL' }),
+    );
+    expect(() => translate([{ ...tool, metadata: undefined as never }], 'openai')).toThrow(
+      /every tool needs a string "name" and a "metadata" object \(tool "sample_tool"\)/,
+    );
+  });
+
+  it('names the tool and keeps the pointer when a schema cannot be translated', () => {
+    const tool = makeTool({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } });
+    expect(() => translate([tool], 'openai')).toThrow(
+      expect.objectContaining({
+        code: 'UNRESOLVABLE_REF',
+        tool: 'sample_tool',
+        pointer: '/properties/a',
+      }),
+    );
+    const external = makeTool({
+      type: 'object',
+      properties: { a: { $ref: 'https://example.com/a.json' } },
+    });
+    expect(() => translate([external], 'google')).toThrow(
+      /tool "sample_tool": "\$ref": "https:\/\/example.com\/a.json" at \/properties\/a points outside the schema/,
+    );
+  });
+
+  it('sends strict: false on request and warns why when a schema cannot be strict', () => {
+    const open = makeTool({
+      type: 'object',
+      properties: { headers: { type: 'object', additionalProperties: { type: 'string' } } },
+    });
+    const result = translate([open], 'openai');
+    expect(result.payload[0]!.function.strict).toBe(false);
+    expect(result.warnings).toEqual([
+      expect.objectContaining({
+        code: 'STRICT_DISABLED',
+        tool: 'sample_tool',
+        pointer: '/properties/headers/additionalProperties',
+      }),
+    ]);
+    expect(
+      translate([makeTool({ type: 'object', properties: {} })], 'openai', { strict: false })
+        .payload[0]!.function.strict,
+    ).toBe(false);
+  });
+
+  it('leaves metadata out of every payload', () => {
+    for (const provider of PROVIDER_IDS) {
+      const text = JSON.stringify(translate(registry.list(), provider).payload);
+      expect(text, provider).not.toMatch(
+        /"executor"|"cost_estimate"|"latency_estimate"|"requires_context"|"category"/,
+      );
+    }
+  });
+});
+
+describe('translate options', () => {
+  const tools = [
+    makeTool({ type: 'object', properties: {} }, { name: 'one' }),
+    makeTool({ type: 'object', properties: {} }, { name: 'two' }),
+  ];
+
+  it('anthropic: deferLoading by name, regex tool search, cache_control with ttl', () => {
+    const result = translate(tools, 'anthropic', {
+      deferLoading: ['two', 'ghost'],
+      toolSearch: 'regex',
+      cacheControl: { type: 'ephemeral', ttl: '1h' },
+    });
+    expect(result.payload).toEqual([
+      { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
+      {
+        name: 'one',
+        description: 'A sample tool.',
+        input_schema: { type: 'object', properties: {} },
+      },
+      {
+        name: 'two',
+        description: 'A sample tool.',
+        input_schema: { type: 'object', properties: {} },
+        defer_loading: true,
+        cache_control: { type: 'ephemeral', ttl: '1h' },
+      },
+    ]);
+    expect(result.warnings.map((warning) => warning.code)).toEqual(['UNKNOWN_TOOL_OPTION']);
+    expect(
+      translate(tools, 'anthropic', { cacheControl: { type: 'ephemeral' } }).payload[1],
+    ).toHaveProperty('cache_control', { type: 'ephemeral' });
+  });
+
+  it('openai-responses: deferLoading adds the hosted tool_search tool, or keeps one tool loaded', () => {
+    const withSearch = translate(tools, 'openai-responses', { deferLoading: true });
+    expect(
+      withSearch.payload.map((entry) =>
+        'name' in entry ? `${entry.name}:${entry.defer_loading}` : entry.type,
+      ),
+    ).toEqual(['tool_search', 'one:true', 'two:true']);
+    const without = translate(tools, 'openai-responses', { deferLoading: true, toolSearch: false });
+    expect(without.payload.map((entry) => 'defer_loading' in entry)).toEqual([false, true]);
+    expect(without.warnings.map((warning) => warning.code)).toEqual(['DEFER_LOADING_KEPT_ONE']);
+    expect(
+      translate(tools, 'openai-responses', { deferLoading: ['one'], toolSearch: false }).payload,
+    ).toHaveLength(2);
+  });
+
+  it('mcp: deriveAnnotations: false sends only the annotations the tool sets', () => {
+    const tool = makeTool(
+      { type: 'object', properties: {} },
+      { category: 'mutation', annotations: { idempotentHint: true } },
+    );
+    expect(translate([tool], 'mcp', { deriveAnnotations: false }).payload[0]!.annotations).toEqual({
+      idempotentHint: true,
+    });
+    expect(translate([tool], 'mcp').payload[0]!.annotations).toEqual({
+      destructiveHint: true,
+      idempotentHint: true,
+    });
+  });
+
+  it('mcp: an output_schema with an object root is sent, any other is left out with a warning', () => {
+    const object = makeTool(
+      { type: 'object', properties: {} },
+      { output_schema: { type: 'object', properties: { id: { type: 'string' } } } },
+    );
+    expect(translate([object], 'mcp').payload[0]!.outputSchema).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' } },
+    });
+    const list = makeTool(
+      { type: 'object', properties: {} },
+      { name: 'lister', output_schema: { type: 'array', items: { type: 'string' } } },
+    );
+    const result = translate([list], 'mcp');
+    expect(result.payload[0]).not.toHaveProperty('outputSchema');
+    expect(result.warnings.map((warning) => warning.code)).toEqual(['OUTPUT_SCHEMA_DROPPED']);
+  });
+
+  it('recursionDepth controls how far recursive schemas are unrolled', () => {
+    const tree = makeTool({
+      type: 'object',
+      $defs: {
+        node: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/$defs/node' } },
+          },
+        },
+      },
+      properties: { root: { $ref: '#/$defs/node' } },
+    });
+    const depth = (schema: unknown): number => {
+      const children = (schema as { properties?: { children?: { items?: unknown } } }).properties
+        ?.children;
+      return children === undefined ? 1 : 1 + depth(children.items);
+    };
+    const one = translate([tree], 'bedrock', { recursionDepth: 1 }).payload[0] as unknown as {
+      toolSpec: { inputSchema: { json: { properties: { root: unknown } } } };
+    };
+    const three = translate([tree], 'bedrock').payload[0] as unknown as typeof one;
+    expect(depth(one.toolSpec.inputSchema.json.properties.root)).toBe(1);
+    expect(depth(three.toolSpec.inputSchema.json.properties.root)).toBe(3);
+    expect(translate([tree], 'bedrock').warnings.map((warning) => warning.code)).toEqual([
+      'RECURSIVE_SCHEMA_UNROLLED',
+    ]);
+  });
+});

@@ -1,0 +1,114 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type JSONRPCMessage,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+
+/** A client transport that talks to `toolcap mcp` running in-process through its CliIo. */
+class CliIoTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly #buffer = new ReadBuffer();
+  readonly #stdin: PassThrough;
+  constructor(stdin: PassThrough) {
+    this.#stdin = stdin;
+  }
+  async start(): Promise<void> {}
+  receive(text: string): void {
+    this.#buffer.append(Buffer.from(text));
+    for (
+      let message = this.#buffer.readMessage();
+      message !== null;
+      message = this.#buffer.readMessage()
+    ) {
+      this.onmessage?.(message);
+    }
+  }
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.#stdin.write(serializeMessage(message));
+  }
+  async close(): Promise<void> {
+    this.#stdin.end();
+    this.onclose?.();
+  }
+}
+
+function groupText(group: string, tools: string[]): string {
+  return JSON.stringify(
+    makeGroup(group, {
+      tools: tools.map((name) => makeTool({ name, metadata: { executor: 'echo' } })),
+    }),
+  );
+}
+
+describe('toolcap mcp --watch', () => {
+  it('answers tools/list from the current snapshot and notifies list_changed on a swap', async () => {
+    const dir = createTempDir({
+      'schemas/alpha_tools.json': groupText('alpha', ['alpha_tool']),
+      'handlers/echo.js': 'export function execute(name, input) { return { name, input }; }\n',
+    });
+    const stdin = new PassThrough();
+    const transport = new CliIoTransport(stdin);
+    let stderr = '';
+    const exit = main(['mcp', '--watch', '--data-dir', join(dir, 'data')], {
+      stdout: (text) => transport.receive(text),
+      stderr: (text) => {
+        stderr += text;
+      },
+      cwd: dir,
+      env: {},
+      isTty: false,
+      stdin,
+    });
+    const client = new Client({ name: 'watch-test', version: '1.0.0' });
+    let notified = 0;
+    let onNotified: (() => void) | undefined;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      notified++;
+      onNotified?.();
+    });
+    await client.connect(transport);
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['alpha_tool']);
+
+    const changed = new Promise<void>((resolve) => {
+      onNotified = resolve;
+    });
+    writeFileSync(join(dir, 'schemas', 'beta_tools.json'), groupText('beta', ['beta_tool']));
+    await changed;
+    expect(notified).toBe(1);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'alpha_tool',
+      'beta_tool',
+    ]);
+    expect(await client.callTool({ name: 'beta_tool', arguments: { query: 'q' } })).toMatchObject({
+      structuredContent: { name: 'beta_tool', input: { query: 'q' } },
+    });
+
+    // a broken edit: diagnostics on stderr, the previous tools keep serving, no notification
+    writeFileSync(join(dir, 'schemas', 'beta_tools.json'), '{"group": "beta",');
+    const deadline = Date.now() + 5_000;
+    while (!stderr.includes('still serving the previous tools') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(stderr).toContain('still serving the previous tools');
+    expect(stderr).toMatch(/beta_tools\.json:1:\d+: error JSON_SYNTAX/);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'alpha_tool',
+      'beta_tool',
+    ]);
+    expect(notified).toBe(1);
+
+    await client.close();
+    expect(await exit).toBe(0);
+  });
+});

@@ -1,0 +1,300 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { createTempDir } from '../helpers/temp-files.js';
+import { group, tool } from './fixtures.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+describe('toolcap select', () => {
+  it('prints the issue 3 JSON shape', async () => {
+    const result = await runCli(
+      ['select', '--context', 'user_id=u1', '--json', 'Schedule a réunion with Dana'],
+      { cwd: ROOT },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const output = result.json() as { tools: unknown[]; dropped: unknown[]; warnings: unknown[] };
+    expect(Object.keys(output)).toEqual(['tools', 'dropped', 'warnings']);
+    expect(output.tools[0]).toEqual({
+      name: 'create_event',
+      group: 'calendar',
+      version: '1.1.0',
+      category: 'creation',
+      executor: 'calendar',
+      cost_estimate: 'low',
+      latency_estimate: 'fast',
+      requires_context: ['user_id'],
+      reason: { strategy: 'keyword', matched: ['schedule', 'réunion'], score: expect.any(Number) },
+    });
+    expect((output.tools as { name: string }[]).map((entry) => entry.name)).toEqual([
+      'create_event',
+      'get_agenda',
+      'update_event',
+      'cancel_event',
+      'recall_journal',
+      'write_journal',
+      'search_journals',
+    ]);
+    expect(output.dropped).toEqual([]);
+    expect(output.warnings).toEqual([]);
+  });
+
+  it('adds the provider payload with --provider', async () => {
+    const result = await runCli(
+      ['select', '--context', 'user_id=u1', '--provider', 'anthropic', '--json', 'add a task'],
+      { cwd: ROOT },
+    );
+    expect(result.code).toBe(0);
+    const output = result.json() as { tools: { name: string }[]; payload: { name: string }[] };
+    expect(output.payload.map((entry) => entry.name)).toEqual(
+      output.tools.map((entry) => entry.name),
+    );
+    expect(output.payload[0]).toHaveProperty('input_schema');
+  });
+
+  it('prints a table of tool, group, strategy and why, then the dropped tools', async () => {
+    const result = await runCli(
+      ['select', '--context', 'user_id=u1', '--max-tools', '4', 'remind me: add a to-do'],
+      { cwd: ROOT },
+    );
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toMatch(/^TOOL\s+GROUP\s+STRATEGY\s+WHY$/);
+    expect(result.stdout).toContain('pinned: the group is always offered');
+    expect(result.stdout).toMatch(
+      /add_task\s+tasks@1\.0\.0\s+keyword\s+keywords: todo \(score 0\.\d+\)/,
+    );
+    expect(result.stdout).toMatch(/DROPPED\s+GROUP\s+CODE\s+REASON/);
+    expect(result.stdout).toMatch(/OVER_MAX_TOOLS/);
+    expect(result.stderr).toBe('');
+  });
+
+  it('reports drops, context tools and warnings (warnings on stderr)', async () => {
+    const result = await runCli(
+      ['select', '--context', 'project_id=p1', '--max-tools', '1', 'open the doc'],
+      { cwd: ROOT },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/list_project_docs\s+project_docs@1\.0\.0\s+context/);
+    expect(result.stdout).toContain('MISSING_CONTEXT');
+    expect(result.stderr).toBe('');
+    const none = await runCli(['select', 'hello'], { cwd: ROOT });
+    expect(none.stdout.startsWith('no tools selected\n')).toBe(true);
+    const pins = await runCli(['select', '--context', 'user_id=u1', '--max-tools', '1', 'hello'], {
+      cwd: ROOT,
+    });
+    expect(pins.stderr).toMatch(/warning PINS_OVER_BUDGET the 3 pinned/);
+    const context = await runCli(
+      ['select', '--context', 'user_id=u1', '--context', 'project_id=p1', 'open the doc'],
+      { cwd: ROOT },
+    );
+    expect(context.stdout).toMatch(
+      /list_project_docs\s+project_docs@1\.0\.0\s+context\s+context: project_id/,
+    );
+  });
+
+  it('keeps groups from --history messages and tool names', async () => {
+    const message = await runCli(
+      [
+        'select',
+        '--context',
+        'user_id=u1',
+        '--history',
+        'schedule a meeting with Dana',
+        '--json',
+        'move it to Friday',
+      ],
+      { cwd: ROOT },
+    );
+    const tools = (message.json() as { tools: { name: string; reason: { strategy: string } }[] })
+      .tools;
+    expect(tools.find((entry) => entry.name === 'update_event')?.reason.strategy).toBe('history');
+    const called = await runCli(
+      ['select', '--context', 'user_id=u1', '--history', 'add_task', 'and another one'],
+      { cwd: ROOT },
+    );
+    expect(called.stdout).toMatch(/add_task\s+tasks@1\.0\.0\s+history\s+earlier turns: add_task/);
+    const windowed = await runCli(
+      [
+        'select',
+        '--context',
+        'user_id=u1',
+        '--history',
+        'add_task',
+        '--history',
+        'x',
+        '--history-window',
+        '1',
+        'next',
+      ],
+      { cwd: ROOT },
+    );
+    expect(windowed.stdout).not.toContain('add_task');
+  });
+
+  it('supports budgets, filters, fallback and typos', async () => {
+    const tokens = await runCli(
+      [
+        'select',
+        '--context',
+        'user_id=u1',
+        '--max-tokens',
+        '50',
+        '--provider',
+        'openai',
+        'add a task',
+      ],
+      { cwd: ROOT },
+    );
+    expect(tokens.stdout).toContain('OVER_MAX_TOKENS');
+    const filtered = await runCli(
+      [
+        'select',
+        '--context',
+        'user_id=u1',
+        '--category',
+        'retrieval',
+        '--max-cost',
+        'low',
+        '--max-latency',
+        'fast',
+        '--json',
+        'add a task',
+      ],
+      { cwd: ROOT },
+    );
+    const output = filtered.json() as { tools: { category: string }[] };
+    expect(output.tools.every((entry) => entry.category === 'retrieval')).toBe(true);
+    const fallback = await runCli(
+      [
+        'select',
+        '--context',
+        'user_id=u1',
+        '--fallback',
+        '2',
+        '--min-score',
+        '0.01',
+        'mark it done',
+      ],
+      { cwd: ROOT },
+    );
+    expect(fallback.stdout).toMatch(
+      /complete_task\s+tasks@1\.0\.0\s+fallback\s+relevance: mark, done \(score 0\.\d+\)/,
+    );
+    const abstained = await runCli(
+      ['select', '--context', 'user_id=u1', '--fallback', '2', 'who is attending'],
+      { cwd: ROOT },
+    );
+    expect(abstained.stderr).toContain('warning FALLBACK_ABSTAINED');
+    const typos = await runCli(
+      ['select', '--context', 'user_id=u1', '--typos', 'shedule something'],
+      { cwd: ROOT },
+    );
+    expect(typos.stdout).toContain('keywords: schedule (typo: "shedule")');
+  });
+
+  it.each([
+    [[], /takes 1 argument\(s\) \(MESSAGE\), got 0/],
+    [['a', 'b'], /takes 1 argument\(s\) \(MESSAGE\), got 2/],
+    [['--max-tools', '0', 'hi'], /--max-tools must be a positive integer, got "0"/],
+    [['--max-tokens', 'lots', 'hi'], /--max-tokens must be a positive integer/],
+    [['--provider', 'openia', 'hi'], /--provider must be one of openai, openai-responses/],
+    [['--context', 'user_id', 'hi'], /--context expects KEY=VALUE/],
+    [['--min-score', '0.5', 'hi'], /--min-score needs --fallback K/],
+    [['--fallback', '2', '--min-score', '2', 'hi'], /--min-score must be a number from 0 to 1/],
+    [['--category', 'reading', 'hi'], /--category must be one of creation, retrieval/],
+    [['--max-cost', 'free', 'hi'], /--max-cost must be one of low, medium, high/],
+    [['--max-latency', 'now', 'hi'], /--max-latency must be one of fast, medium, slow/],
+    [['--max-tool', '3', 'hi'], /unknown option --max-tool .*did you mean --max-tools\?/],
+  ])('exits 2 on usage errors: %j', async (args, message) => {
+    const result = await runCli(['select', ...args], { cwd: ROOT });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain('Usage: toolcap select');
+  });
+
+  it('prints help', async () => {
+    const result = await runCli(['help', 'select'], { cwd: ROOT });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('--max-tokens N');
+    const general = await runCli(['help'], { cwd: ROOT });
+    expect(general.stdout).toMatch(/select\s+choose the tools for one conversation turn/);
+    expect(general.stdout).toMatch(/search\s+rank tools by relevance to a query/);
+  });
+
+  it('prints load diagnostics on stderr and still selects', async () => {
+    const dir = createTempDir({
+      'good_tools.json': group('good', { strategy: 'keyword', keywords: ['good'] }, [
+        tool('good_tool'),
+      ]),
+      'bad_tools.json': { group: 'bad' },
+    });
+    const result = await runCli(['select', '--schemas', dir, 'good'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/good_tool\s+good@1\.0\.0\s+keyword/);
+    expect(result.stderr).toMatch(/bad_tools\.json/);
+  });
+});
+
+describe('toolcap search', () => {
+  it('prints {"results": [{name, group, score, matched}]}', async () => {
+    const result = await runCli(['search', '--k', '2', '--json', 'move my meeting to friday'], {
+      cwd: ROOT,
+    });
+    expect(result.code).toBe(0);
+    expect(result.json()).toEqual({
+      results: [
+        {
+          name: 'update_event',
+          group: 'calendar',
+          score: expect.any(Number),
+          matched: ['move', 'meeting'],
+        },
+        {
+          name: expect.any(String),
+          group: 'calendar',
+          score: expect.any(Number),
+          matched: expect.any(Array),
+        },
+      ],
+    });
+  });
+
+  it('prints a ranked table, or says nothing matched', async () => {
+    const result = await runCli(['search', 'todo deadline'], { cwd: ROOT });
+    expect(result.stdout.split('\n')[0]).toMatch(/^#\s+TOOL\s+GROUP\s+SCORE\s+MATCHED$/);
+    expect(result.stdout.split('\n')[1]).toMatch(
+      /^1\s+add_task\s+tasks\s+0\.\d{4}\s+todo, deadline$/,
+    );
+    const none = await runCli(['search', 'zzzz'], { cwd: ROOT });
+    expect(none.stdout).toBe('no matching tools\n');
+    const typos = await runCli(['search', '--typos', '--json', 'agnda'], { cwd: ROOT });
+    expect((typos.json() as { results: { name: string }[] }).results[0]?.name).toBe('get_agenda');
+  });
+
+  it.each([
+    [[], /takes 1 argument\(s\) \(QUERY\), got 0/],
+    [['--k', '0', 'x'], /--k must be a positive integer/],
+  ])('exits 2 on usage errors: %j', async (args, message) => {
+    const result = await runCli(['search', ...args], { cwd: ROOT });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+});
+
+describe('natural', () => {
+  it('loads only the Porter submodule, never the natural index', async () => {
+    const result = await runCli(['select', '--typos', 'shedule a réunion'], { cwd: ROOT });
+    expect(result.code).toBe(0);
+    const { createRequire } = await import('node:module');
+    const cache = Object.keys(createRequire(import.meta.url).cache);
+    const natural = cache.filter((path) => path.includes(`${'node_modules'}/natural/`));
+    expect(natural.some((path) => path.endsWith('stemmers/porter_stemmer.js'))).toBe(true);
+    expect(natural.filter((path) => path.endsWith('natural/lib/natural/index.js'))).toEqual([]);
+    expect(
+      natural.filter((path) => path.includes('/wordnet/') || path.includes('/classifiers/')),
+    ).toEqual([]);
+  });
+});

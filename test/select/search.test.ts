@@ -1,0 +1,117 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ToolcapError } from '../../src/errors/toolcap-error.js';
+import { loadRegistry } from '../../src/load/load-registry.js';
+import { group, registryOf, tool } from './fixtures.js';
+
+const SCHEMAS = join(import.meta.dirname, '../../schemas');
+
+describe('registry.search', () => {
+  it('ranks the bundled tools for a natural query, with scores and matched words', async () => {
+    const registry = await loadRegistry({ dirs: [SCHEMAS] });
+    const results = registry.search('move my meeting to friday', { k: 3 });
+    expect(results.map((result) => result.name)).toEqual([
+      'update_event',
+      'create_event',
+      'get_agenda',
+    ]);
+    expect(results[0]).toMatchObject({
+      group: 'calendar',
+      matched: ['move', 'meeting'],
+      tool: registry.get('update_event'),
+    });
+    for (const result of results) {
+      expect(result.score).toBeGreaterThan(0);
+      expect(result.score).toBeLessThanOrEqual(1);
+    }
+    expect(results[0]!.score).toBeGreaterThan(results[1]!.score);
+  });
+
+  const registry = registryOf([
+    group('calendar', { strategy: 'keyword', keywords: ['meeting'] }, [
+      tool('get_agenda', { description: 'List the events of a day.' }),
+      tool('create_event', {
+        description: 'Create an event.',
+        input_schema: {
+          type: 'object',
+          properties: {
+            attendeeEmails: {
+              type: 'array',
+              items: { type: 'string', description: 'Invitee address' },
+            },
+            timezone: { type: 'string', enum: ['UTC', 'Europe/Paris'] },
+          },
+        },
+      }),
+    ]),
+    group(
+      'weather',
+      { strategy: 'keyword', keywords: ['forecast'] },
+      [
+        tool('get_forecast', { description: 'Weather forecast for a city.', title: 'Forecast' }),
+        tool('get_alerts', { description: 'Storm alerts.', tags: ['weather'] }),
+      ],
+      'Weather data from the national service.',
+    ),
+  ]);
+  const names = (query: string, options = {}) =>
+    registry.search(query, options).map((result) => result.name);
+
+  it('splits identifiers in names and parameters', () => {
+    expect(names('agenda')).toEqual(['get_agenda']);
+    expect(names('getAgenda')[0]).toBe('get_agenda');
+    expect(names('attendee email')[0]).toBe('create_event');
+    expect(names('invitee')).toEqual(['create_event']);
+    expect(names('paris timezone')).toEqual(['create_event']);
+  });
+
+  it('uses titles, tags and the group keywords and description', () => {
+    expect(names('storm weather')[0]).toBe('get_alerts');
+    expect(names('national service')).toEqual(['get_forecast', 'get_alerts']);
+    expect(names('meeting')).toEqual(['get_agenda', 'create_event']);
+  });
+
+  it('breaks ties by catalog order and is deterministic', () => {
+    expect(names('meeting')).toEqual(['get_agenda', 'create_event']);
+    expect(registry.search('weather forecast')).toEqual(registry.search('weather forecast'));
+  });
+
+  it('limits results with k and minScore', () => {
+    expect(names('get weather', { k: 1 })).toHaveLength(1);
+    const all = registry.search('weather forecast city');
+    const threshold = all[0]!.score;
+    expect(
+      registry.search('weather forecast city', { minScore: threshold }).map((r) => r.name),
+    ).toEqual([all[0]!.name]);
+  });
+
+  it('filters by group', () => {
+    expect(names('get', { groups: ['weather'] })).toEqual(['get_forecast', 'get_alerts']);
+    expect(names('get', { groups: ['nope'] })).toEqual([]);
+  });
+
+  it('returns nothing for stopwords, unknown words or an empty query', () => {
+    expect(registry.search('')).toEqual([]);
+    expect(registry.search('the and of')).toEqual([]);
+    expect(registry.search('zzzz qqqq')).toEqual([]);
+  });
+
+  it('scores lower when part of the query is unknown', () => {
+    const full = registry.search('forecast')[0]!.score;
+    const diluted = registry.search('forecast zanzibar')[0]!.score;
+    expect(diluted).toBeLessThan(full);
+  });
+
+  it('tolerates typos only when asked, and marks them', () => {
+    expect(names('forecsat')).toEqual([]);
+    const results = registry.search('forecsat', { typoTolerance: true });
+    expect(results[0]).toMatchObject({ name: 'get_forecast', matched: ['forecsat~forecast'] });
+  });
+
+  it('rejects a bad k or minScore', () => {
+    expect(() => registry.search('x', { k: 0 })).toThrow(ToolcapError);
+    expect(() => registry.search('x', { minScore: -1 })).toThrow(
+      /minScore must be a number from 0 to 1/,
+    );
+  });
+});

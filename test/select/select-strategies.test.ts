@@ -1,0 +1,378 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ToolcapError } from '../../src/errors/toolcap-error.js';
+import { loadRegistry } from '../../src/load/load-registry.js';
+import { translate } from '../../src/providers/translate.js';
+import { selectTools } from '../../src/select/select-tools.js';
+import { SelectionIndex } from '../../src/select/selection-index.js';
+import type { SelectOptions } from '../../src/select/types.js';
+import { group, keywordGroup, registryOf, selectedGroups, tool } from './fixtures.js';
+
+const SCHEMAS = join(import.meta.dirname, '../../schemas');
+const USER = { user_id: 'u1', workspace_root: '/w' };
+
+describe('always strategy', () => {
+  it('pins the group in every selection, with an empty explanation', async () => {
+    const registry = await loadRegistry({ dirs: [SCHEMAS] });
+    for (const message of ['hello', '', 'schedule a meeting']) {
+      const journal = registry
+        .select(message, { context: USER })
+        .tools.filter((selected) => selected.group === 'journal');
+      expect(journal.map((selected) => selected.name)).toEqual([
+        'recall_journal',
+        'write_journal',
+        'search_journals',
+      ]);
+      expect(journal[0]!.reason).toEqual({ strategy: 'always', matched: [] });
+    }
+  });
+});
+
+describe('context strategy', () => {
+  const docs = group('project_docs', { strategy: 'context' }, [
+    tool('list_docs', {}, { requires_context: ['project_id'] }),
+    tool('read_doc', {}, { requires_context: ['project_id', 'user_id'] }),
+  ]);
+  const registry = registryOf([docs]);
+
+  it('selects the group when every requires_context key of its tools is set', () => {
+    const selection = registry.select('open it', { context: { project_id: 'p1', user_id: 'u1' } });
+    expect(selection.names).toEqual(['list_docs', 'read_doc']);
+    expect(selection.tools[0]!.reason).toEqual({
+      strategy: 'context',
+      matched: ['project_id', 'user_id'],
+    });
+  });
+
+  it('leaves it out when a key is missing, null or undefined', () => {
+    expect(registry.select('open it').tools).toEqual([]);
+    expect(registry.select('open it', { context: { project_id: 'p1' } }).tools).toEqual([]);
+    expect(
+      registry.select('open it', { context: { project_id: null, user_id: 'u1' } }).tools,
+    ).toEqual([]);
+    expect(
+      registry.select('open it', { context: { project_id: undefined, user_id: 'u1' } }).tools,
+    ).toEqual([]);
+  });
+
+  it('does not read inherited keys', () => {
+    const context = Object.create({ project_id: 'p1', user_id: 'u1' }) as Record<string, unknown>;
+    expect(registry.select('open it', { context }).tools).toEqual([]);
+  });
+
+  it('treats registry services as available keys', () => {
+    const withServices = registryOf([docs], { services: { user_id: {}, project_id: {} } });
+    expect(withServices.select('open it').names).toEqual(['list_docs', 'read_doc']);
+  });
+
+  it('calls a named context_check with (context, message)', () => {
+    const calls: unknown[] = [];
+    const checked = registryOf(
+      [group('admin', { strategy: 'context', context_check: 'isAdmin' }, [tool('ban_user')])],
+      {
+        contextChecks: {
+          isAdmin: (context, message) => {
+            calls.push([context, message]);
+            return context.role === 'admin';
+          },
+        },
+      },
+    );
+    const selection = checked.select('ban him', { context: { role: 'admin' } });
+    expect(selection.names).toEqual(['ban_user']);
+    expect(selection.tools[0]!.reason).toEqual({ strategy: 'context', matched: ['isAdmin'] });
+    expect(calls).toEqual([[{ role: 'admin' }, 'ban him']]);
+    expect(checked.select('ban him', { context: { role: 'user' } }).names).toEqual([]);
+  });
+
+  it('warns and leaves the group out when the check throws', () => {
+    const failing = registryOf(
+      [group('admin', { strategy: 'context', context_check: 'boom' }, [tool('ban_user')])],
+      {
+        contextChecks: {
+          boom: () => {
+            throw new Error('no session');
+          },
+        },
+      },
+    );
+    const selection = failing.select('ban him');
+    expect(selection.names).toEqual([]);
+    expect(selection.warnings).toEqual([
+      {
+        code: 'CONTEXT_CHECK_FAILED',
+        message: expect.stringContaining('threw (no session)'),
+      },
+    ]);
+  });
+
+  it('warns when the named check is not registered', () => {
+    const registry = registryOf(
+      [group('admin', { strategy: 'context', context_check: 'isAdmin' }, [tool('ban_user')])],
+      { contextChecks: { isAdmin: () => true } },
+    );
+    // a snapshot without the predicate (the loader reports unknown names as diagnostics)
+    const index = new SelectionIndex({
+      tools: registry.list(),
+      groups: registry.groups(),
+      contextChecks: new Map(),
+    });
+    const selection = selectTools(index, 'ban him');
+    expect(selection.names).toEqual([]);
+    expect(selection.warnings[0]).toMatchObject({ code: 'UNKNOWN_CONTEXT_CHECK' });
+  });
+
+  it('selects a context group whose tools require nothing (vacuous condition)', () => {
+    const open = registryOf([group('misc', { strategy: 'context' }, [tool('ping')])]);
+    expect(open.select('hi').tools[0]!.reason).toEqual({ strategy: 'context', matched: [] });
+  });
+});
+
+describe('requires_context drops', () => {
+  it('drops a selected tool whose keys are missing and says which and how', async () => {
+    const registry = await loadRegistry({ dirs: [SCHEMAS] });
+    const selection = registry.select('schedule a meeting');
+    expect(selection.tools).toEqual([]);
+    expect(selection.dropped).toContainEqual({
+      name: 'create_event',
+      group: 'calendar',
+      code: 'MISSING_CONTEXT',
+      reason:
+        'requires context user_id, which this turn does not set; pass context.user_id (CLI: --context user_id=...)',
+    });
+    expect(selection.dropped.map((drop) => drop.name)).toEqual([
+      'recall_journal',
+      'write_journal',
+      'search_journals',
+      'create_event',
+      'get_agenda',
+      'update_event',
+      'cancel_event',
+    ]);
+  });
+
+  it('keeps them with requireContext: false', async () => {
+    const registry = await loadRegistry({ dirs: [SCHEMAS] });
+    const selection = registry.select('schedule a meeting', { requireContext: false });
+    expect(selection.dropped).toEqual([]);
+    expect(selection.names).toContain('create_event');
+  });
+});
+
+describe('history strategy', () => {
+  const registry = registryOf([
+    keywordGroup('calendar', ['schedule', 'meeting']),
+    keywordGroup('tasks', ['task']),
+    keywordGroup('files', ['file']),
+  ]);
+
+  it('keeps the groups of recent user messages', () => {
+    const selection = registry.select('move it to Friday', {
+      history: ['schedule a meeting with Dana'],
+    });
+    expect(selection.names).toEqual(['calendar_tool']);
+    expect(selection.tools[0]!.reason).toMatchObject({
+      strategy: 'history',
+      matched: ['schedule', 'meeting'],
+    });
+  });
+
+  it('keeps the groups of tools called recently', () => {
+    const selection = registry.select('and the other one', {
+      history: [{ tool: 'tasks_tool' }, { message: 'open the file' }],
+    });
+    expect(selection.tools.map((selected) => [selected.name, selected.reason.matched])).toEqual([
+      ['tasks_tool', ['tasks_tool']],
+      ['files_tool', ['file']],
+    ]);
+  });
+
+  it('counts only the latest historyWindow entries (default 4)', () => {
+    const history = ['open the file', 'a', 'b', 'c', 'd'];
+    expect(selectedGroups(registry, 'next', { history })).toEqual([]);
+    expect(selectedGroups(registry, 'next', { history, historyWindow: 5 })).toEqual(['files']);
+    expect(
+      selectedGroups(registry, 'next', { history: ['open the file'], historyWindow: 0 }),
+    ).toEqual([]);
+  });
+
+  it('lets the current message win: a matched group stays a keyword match', () => {
+    const selection = registry.select('add a task', { history: ['the task list'] });
+    expect(selection.tools[0]!.reason.strategy).toBe('keyword');
+  });
+
+  it('warns about unknown tool names', () => {
+    const selection = registry.select('next', { history: [{ tool: 'nope' }] });
+    expect(selection.warnings).toEqual([
+      {
+        code: 'UNKNOWN_HISTORY_TOOL',
+        message: 'history names tool "nope", which is not in the registry; it is ignored',
+        tool: 'nope',
+      },
+    ]);
+  });
+
+  it('applies typo tolerance to history too', () => {
+    const selection = registry.select('next', { history: ['shedule'], typoTolerance: true });
+    expect(selection.tools[0]!.reason).toMatchObject({
+      strategy: 'history',
+      matched: ['schedule'],
+      typos: [{ keyword: 'schedule', word: 'shedule' }],
+    });
+  });
+
+  it('ranks history groups after keyword groups under a budget', () => {
+    const selection = registry.select('open the file', { history: ['a task'], maxTools: 1 });
+    expect(selection.names).toEqual(['files_tool']);
+    expect(selection.dropped).toMatchObject([{ name: 'tasks_tool', code: 'OVER_MAX_TOOLS' }]);
+  });
+});
+
+describe('fallback', () => {
+  const registry = registryOf([
+    group('weather', { strategy: 'keyword', keywords: ['forecast'] }, [
+      tool('get_weather', { description: 'Current weather and temperature for a city.' }),
+      tool('get_rain_radar', { description: 'Rain radar images for a region.' }),
+    ]),
+    group('journal', { strategy: 'always' }, [tool('write_journal')]),
+    group('docs', { strategy: 'context' }, [
+      tool(
+        'weather_docs',
+        { description: 'Weather documents.' },
+        { requires_context: ['project_id'] },
+      ),
+    ]),
+  ]);
+
+  it('is off by default: no keyword match, no keyword tools', () => {
+    expect(registry.select('what is the weather in Paris').names).toEqual(['write_journal']);
+  });
+
+  it('offers the top-k tools of keyword groups by relevance', () => {
+    const selection = registry.select('what is the weather in Paris', {
+      fallback: { k: 1, minScore: 0.05 },
+    });
+    expect(selection.names).toEqual(['get_weather', 'write_journal']);
+    expect(selection.tools[0]!.reason).toEqual({
+      strategy: 'fallback',
+      matched: ['weather'],
+      score: expect.any(Number),
+    });
+    expect(selection.tools[0]!.reason.score).toBeGreaterThanOrEqual(0.05);
+  });
+
+  it('abstains below the minimum score, with a warning', () => {
+    const selection = registry.select('what is the weather in Paris', {
+      fallback: { k: 3, minScore: 0.99 },
+    });
+    expect(selection.names).toEqual(['write_journal']);
+    expect(selection.warnings).toEqual([
+      {
+        code: 'FALLBACK_ABSTAINED',
+        message: expect.stringMatching(/minimum relevance 0\.99 \(best 0\.\d+\)/),
+      },
+    ]);
+    expect(registry.select('hello there', { fallback: {} }).warnings[0]?.code).toBe(
+      'FALLBACK_ABSTAINED',
+    );
+  });
+
+  it('is not used when a keyword group matched', () => {
+    const selection = registry.select('forecast for Paris', { fallback: { k: 5, minScore: 0 } });
+    expect(selection.tools.map((selected) => selected.reason.strategy)).toEqual([
+      'keyword',
+      'keyword',
+      'always',
+    ]);
+  });
+
+  it('accepts "none"', () => {
+    expect(registry.select('weather', { fallback: 'none' }).names).toEqual(['write_journal']);
+  });
+});
+
+describe('selection output', () => {
+  const registry = registryOf([
+    keywordGroup('alpha', ['alpha']),
+    group('beta', { strategy: 'keyword', keywords: ['beta'] }, [
+      tool('beta_one', { title: 'Beta one', tags: ['beta'], annotations: { readOnlyHint: true } }),
+      tool('beta_two', { examples: [{}], output_schema: { type: 'object' } }),
+    ]),
+    group('pins', { strategy: 'always' }, [tool('pinned')]),
+  ]);
+
+  it('lists tools in catalog order by default, with their names for allowed_tools', () => {
+    const selection = registry.select('beta and alpha');
+    expect(selection.names).toEqual(['alpha_tool', 'beta_one', 'beta_two', 'pinned']);
+    expect(selection.tools.map((selected) => selected.name)).toEqual(selection.names);
+  });
+
+  it('orders by priority and relevance with order: "relevance"', () => {
+    const selection = registry.select('beta one and alpha', { order: 'relevance' });
+    expect(selection.names[0]).toBe('pinned');
+  });
+
+  it('is byte-identical and reuses objects across repeated turns (prompt caching)', () => {
+    const first = registry.select('beta and alpha');
+    const second = registry.select('beta and alpha');
+    expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+    expect(second.tools[0]).toBe(first.tools[0]);
+    expect(translate(second.tools, 'anthropic')).toBe(translate(first.tools, 'anthropic'));
+  });
+
+  it('carries every registered field plus the reason, frozen', () => {
+    const selection = registry.select('beta');
+    for (const selected of selection.tools) {
+      const registered = registry.get(selected.name)!;
+      const { reason, ...rest } = selected;
+      expect(rest).toEqual({ ...registered });
+      expect(Object.keys(rest).sort()).toEqual(Object.keys(registered).sort());
+      expect(reason.strategy).toBeDefined();
+      expect(Object.isFrozen(selected)).toBe(true);
+    }
+  });
+
+  it('translates directly', () => {
+    const selection = registry.select('beta');
+    const result = translate(selection.tools, 'openai');
+    expect(result.payload.map((entry) => entry.function.name)).toEqual(selection.names);
+  });
+
+  it('selects nothing for an empty message (but pins)', () => {
+    expect(registry.select('').names).toEqual(['pinned']);
+  });
+});
+
+describe('select option validation', () => {
+  const registry = registryOf([keywordGroup('alpha', ['alpha'])]);
+  const invalid: [SelectOptions, RegExp][] = [
+    [{ maxTools: 0 }, /maxTools must be a positive integer, got 0/],
+    [{ maxTools: 1.5 }, /maxTools must be a positive integer/],
+    [{ maxTokens: -1 }, /maxTokens must be a positive integer/],
+    [{ historyWindow: -1 }, /historyWindow must be a positive integer/],
+    [{ maxCost: 'cheap' as never }, /maxCost must be one of "low", "medium", "high", got "cheap"/],
+    [{ maxLatency: 'instant' as never }, /maxLatency must be one of "fast", "medium", "slow"/],
+    [{ categories: ['reading'] as never }, /categories\[\] must be one of "creation"/],
+    [{ categories: [] }, /categories must be a non-empty array/],
+    [{ categories: 'retrieval' as never }, /categories must be a non-empty array/],
+    [{ provider: 'openia' as never }, /provider must be one of "openai"/],
+    [{ fallback: 'some' as never }, /fallback must be "none" or \{ k, minScore \}/],
+    [{ fallback: { k: 0 } }, /fallback\.k must be a positive integer/],
+    [{ fallback: { minScore: 2 } }, /fallback\.minScore must be a number from 0 to 1/],
+    [{ order: 'random' as never }, /order must be one of "catalog", "relevance"/],
+    [{ context: [] as never }, /context must be an object/],
+    [{ history: 'hello' as never }, /history must be an array/],
+    [{ history: [42] as never }, /history entries must be strings/],
+  ];
+  it.each(invalid)('rejects %j', (options, message) => {
+    let error: unknown;
+    try {
+      registry.select('alpha', options);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(ToolcapError.isInstance(error)).toBe(true);
+    expect((error as ToolcapError).code).toBe('INVALID_SELECT_OPTION');
+    expect((error as Error).message).toMatch(message);
+  });
+});
