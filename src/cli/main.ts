@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+// node:fs/promises, not node:fs: importing node:fs as ESM loads its stream classes (~2 ms)
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ToolcapError } from '../errors/toolcap-error.js';
@@ -52,7 +53,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 0;
   }
   if (commandName === '--version' || commandName === '-v') {
-    io.stdout(`${readPackageVersion()}\n`);
+    io.stdout(`${await readPackageVersion()}\n`);
     return 0;
   }
   const load = Object.hasOwn(COMMANDS, commandName) ? COMMANDS[commandName] : undefined;
@@ -93,12 +94,12 @@ async function generalHelp(): Promise<string> {
   return lines.join('\n');
 }
 
-function readPackageVersion(): string {
+async function readPackageVersion(): Promise<string> {
   // dist/src/cli/main.js and src/cli/main.ts sit at different depths: walk up to the package
   let directory = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 5; depth++) {
     try {
-      const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as {
+      const manifest = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8')) as {
         name?: string;
         version?: string;
       };

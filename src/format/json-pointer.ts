@@ -2,7 +2,10 @@
 
 /** Escapes one reference token (`~` → `~0`, `/` → `~1`). */
 export function escapePointerToken(token: string | number): string {
-  return String(token).replaceAll('~', '~0').replaceAll('/', '~1');
+  const text = String(token);
+  // most tokens need no escaping: skip the two copies (this runs for every schema node loaded)
+  if (!text.includes('~') && !text.includes('/')) return text;
+  return text.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 /** Builds a pointer from path segments: `['tools', 2, 'name']` → `/tools/2/name`. */

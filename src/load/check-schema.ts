@@ -36,6 +36,14 @@ export function schemaDialect(schema: unknown): SchemaDialect | undefined {
   return undefined;
 }
 
+interface Entry {
+  value: unknown;
+  depth: number;
+  parent: Entry | undefined;
+  key: string;
+}
+const LEAF: Entry = Object.freeze({ value: undefined, depth: 0, parent: undefined, key: '' });
+
 /**
  * Measures nesting depth and node count without recursion (a 5,000-deep schema must fail
  * cleanly, not overflow the stack) and freezes every object and array, so a loaded registry
@@ -45,12 +53,6 @@ export function measureAndFreeze(
   value: unknown,
   limits: Pick<LoadLimits, 'maxSchemaDepth' | 'maxSchemaNodes'>,
 ): SchemaProblem | undefined {
-  interface Entry {
-    value: unknown;
-    depth: number;
-    parent: Entry | undefined;
-    key: string;
-  }
   const stack: Entry[] = [{ value, depth: 0, parent: undefined, key: '' }];
   let nodes = 0;
   while (stack.length > 0) {
@@ -73,23 +75,24 @@ export function measureAndFreeze(
       };
     }
     Object.freeze(current);
+    // leaves (most nodes) share one entry: only their count matters
     if (Array.isArray(current)) {
       for (let index = current.length - 1; index >= 0; index--) {
-        stack.push({
-          value: current[index],
-          depth: entry.depth + 1,
-          parent: entry,
-          key: String(index),
-        });
+        const child: unknown = current[index];
+        stack.push(
+          child !== null && typeof child === 'object'
+            ? { value: child, depth: entry.depth + 1, parent: entry, key: String(index) }
+            : LEAF,
+        );
       }
     } else {
       for (const key of Object.keys(current)) {
-        stack.push({
-          value: (current as Record<string, unknown>)[key],
-          depth: entry.depth + 1,
-          parent: entry,
-          key,
-        });
+        const child = (current as Record<string, unknown>)[key];
+        stack.push(
+          child !== null && typeof child === 'object'
+            ? { value: child, depth: entry.depth + 1, parent: entry, key }
+            : LEAF,
+        );
       }
     }
   }
@@ -264,10 +267,10 @@ function walk(
   for (const keyword of SCHEMA_MAP_KEYWORDS) {
     const map = schema[keyword];
     if (!isPlainObject(map)) continue;
-    for (const [name, child] of Object.entries(map)) {
+    for (const name of Object.keys(map)) {
+      const child = map[name];
       const childPointer = `${pointer}/${keyword}/${escapePointerToken(name)}`;
-      if (keyword === 'properties')
-        checkTyped(child, childPointer, `property ${quoteValue(name)}`, context);
+      if (keyword === 'properties') checkTyped(child, childPointer, name, context);
       walk(child, childPointer, context, undefined);
     }
   }
@@ -299,7 +302,7 @@ function walk(
         walk(item, `${pointer}/items/${index}`, context, undefined);
       });
     } else {
-      checkTyped(items, `${pointer}/items`, 'array items', context);
+      checkTyped(items, `${pointer}/items`, undefined, context);
       walk(items, `${pointer}/items`, context, undefined);
     }
   }
@@ -312,12 +315,18 @@ function walk(
   }
 }
 
-function checkTyped(node: unknown, pointer: string, what: string, context: WalkContext): void {
+/** `property` names the property checked; undefined for array items. */
+function checkTyped(
+  node: unknown,
+  pointer: string,
+  property: string | undefined,
+  context: WalkContext,
+): void {
   if (typeof node === 'boolean') {
     context.problems.push({
       code: 'PROPERTY_TYPE_MISSING',
       pointer,
-      message: `${what} is the boolean schema ${node}; give it an object schema with a "type", e.g. {"type": "string"}`,
+      message: `${describeTyped(property)} is the boolean schema ${node}; give it an object schema with a "type", e.g. {"type": "string"}`,
     });
     return;
   }
@@ -329,8 +338,14 @@ function checkTyped(node: unknown, pointer: string, what: string, context: WalkC
   context.problems.push({
     code: 'PROPERTY_TYPE_MISSING',
     pointer,
-    message: `${what} has no "type"; add "type": ${hint} (or anyOf/oneOf/allOf/$ref for unions)`,
+    message: `${describeTyped(property)} has no "type"; add "type": ${hint} (or anyOf/oneOf/allOf/$ref for unions)`,
   });
+}
+
+// built only when there is a problem: quoting the name of every property of every schema was
+// a measurable part of loading
+function describeTyped(property: string | undefined): string {
+  return property === undefined ? 'array items' : `property ${quoteValue(property)}`;
 }
 
 function inferTypeFromValues(node: Record<string, unknown>): string | undefined {

@@ -1,4 +1,3 @@
-import { executeTool } from '../execute/execute-tool.js';
 import type { ExecutionLimits } from '../execute/execution-limits.js';
 import type { ExecuteOptions, ExecuteResult, ToolContext } from '../execute/types.js';
 import type { Diagnostic, RegisteredGroup, RegisteredTool, ToolCategory } from '../format/types.js';
@@ -10,6 +9,10 @@ import type { SearchOptions, SearchResult, Selection, SelectOptions } from '../s
 import type { TextAnalyzer } from '../text/text-analyzer.js';
 import type { FallbackExecute } from './fallback-tools.js';
 import { registerGroup } from './register-group.js';
+
+// loaded on the first `execute`: handlers, input validation and processes are not needed to
+// load, list or select tools (the CLI's start-up path)
+let executeModule: Promise<typeof import('../execute/execute-tool.js')> | undefined;
 
 /** A named predicate for `context` groups: `(context, message) => boolean`. */
 export type ContextCheck = (context: Readonly<Record<string, unknown>>, message: string) => boolean;
@@ -149,7 +152,10 @@ export class Registry {
     context: ToolContext = {},
     options: ExecuteOptions = {},
   ): Promise<ExecuteResult> {
-    return executeTool(this, name, input, context, options);
+    executeModule ??= import('../execute/execute-tool.js');
+    return executeModule.then(({ executeTool }) =>
+      executeTool(this, name, input, context, options),
+    );
   }
 
   /**

@@ -88,46 +88,82 @@ export function estimateBacktrackingDegree(source: string): number {
 /** Repetitions up to this many times count as bounded in the degree estimate. */
 const SMALL_REPEAT = 32;
 
-/** The longest chain of unbounded repetitions that can trade characters with each other. */
-function chainDegree(node: PatternNode): number {
+/** A character set or an unbounded repetition, in pattern order, with what can skip it. */
+interface Token {
+  node: PatternNode;
+  /** Optional constructs around it: repetitions with min 0, alternation branches, lookarounds. */
+  optional: ReadonlySet<PatternNode>;
+  /** Unbounded repetitions around it. */
+  repeats: ReadonlySet<PatternNode>;
+}
+
+/**
+ * The longest chain of unbounded repetitions R1 … Rk, in pattern order, where each can take
+ * the characters the next one starts with and nothing mandatory between them stops it: the
+ * engine may try every way of sharing the input between them, about n^k steps.
+ */
+function chainDegree(tree: PatternNode): number {
+  const tokens: Token[] = [];
+  collectTokens(tree, new Set(), new Set(), tokens);
+  const chains = new Map<Token, number>();
+  let best = 0;
+  tokens.forEach((token, index) => {
+    if (token.node.kind !== 'repeat') return;
+    let chain = 1;
+    for (let previous = index - 1; previous >= 0; previous--) {
+      const earlier = tokens[previous]!;
+      if (earlier.node.kind !== 'repeat' || token.repeats.has(earlier.node)) continue;
+      const reach = consumedChars(earlier.node);
+      if ((firstChars(token.node) & reach) === 0n) continue;
+      const blocked = tokens
+        .slice(previous + 1, index)
+        .some(
+          (between) =>
+            between.node.kind === 'set' &&
+            !between.repeats.has(earlier.node) &&
+            [...between.optional].every((construct) => token.optional.has(construct)) &&
+            (between.node.set & reach) === 0n,
+        );
+      if (!blocked) chain = Math.max(chain, (chains.get(earlier) ?? 1) + 1);
+    }
+    chains.set(token, chain);
+    best = Math.max(best, chain);
+  });
+  return best;
+}
+
+function collectTokens(
+  node: PatternNode,
+  optional: ReadonlySet<PatternNode>,
+  repeats: ReadonlySet<PatternNode>,
+  tokens: Token[],
+): void {
   switch (node.kind) {
     case 'set':
+      tokens.push({ node, optional, repeats });
+      return;
     case 'assertion':
-      return 0;
-    case 'lookaround':
-      return chainDegree(node.body);
+      return;
+    case 'sequence':
+      for (const item of node.items) collectTokens(item, optional, repeats, tokens);
+      return;
     case 'alternation':
-      return Math.max(0, ...node.options.map(chainDegree));
-    case 'repeat':
-      return node.max > SMALL_REPEAT ? Math.max(1, chainDegree(node.body)) : chainDegree(node.body);
-    case 'sequence': {
-      const items = flattenSequence(node);
-      const chains: number[] = [];
-      let best = 0;
-      items.forEach((item, index) => {
-        best = Math.max(best, chainDegree(item));
-        if (item.kind !== 'repeat' || item.max <= SMALL_REPEAT) {
-          chains.push(0);
-          return;
-        }
-        let chain = 1;
-        for (let previous = index - 1; previous >= 0; previous--) {
-          const earlier = items[previous]!;
-          if (earlier.kind === 'repeat' && earlier.max > SMALL_REPEAT) {
-            const swallowed = items.slice(previous + 1, index);
-            const reaches = swallowed.every(
-              (between) =>
-                nullable(between) || (firstChars(between) & consumedChars(earlier)) !== 0n,
-            );
-            if (reaches && (firstChars(item) & consumedChars(earlier)) !== 0n) {
-              chain = Math.max(chain, chains[previous]! + 1);
-            }
-          }
-        }
-        chains.push(chain);
-        best = Math.max(best, chain);
-      });
-      return best;
+      for (const option of node.options) {
+        collectTokens(option, new Set([...optional, option]), repeats, tokens);
+      }
+      return;
+    case 'lookaround':
+      collectTokens(node.body, new Set([...optional, node]), repeats, tokens);
+      return;
+    case 'repeat': {
+      const inner = node.min === 0 ? new Set([...optional, node]) : optional;
+      if (node.max > SMALL_REPEAT) {
+        tokens.push({ node, optional, repeats });
+        collectTokens(node.body, inner, new Set([...repeats, node]), tokens);
+      } else {
+        collectTokens(node.body, inner, repeats, tokens);
+      }
+      return;
     }
   }
 }

@@ -38,6 +38,8 @@ const NO_MATCHES: readonly string[] = Object.freeze([]);
 interface Evidence {
   matched: readonly string[];
   typos: readonly TypoMatch[] | undefined;
+  /** A frozen copy of `matched` for new reasons, made once for all the group's tools. */
+  frozenMatched: readonly string[] | undefined;
 }
 
 /** The candidates of one turn, as parallel arrays (one entry per tool, no objects). */
@@ -72,6 +74,7 @@ function pushTools(
   candidates.evidence.push({
     matched,
     typos: typos !== undefined && typos.length > 0 ? typos : undefined,
+    frozenMatched: undefined,
   });
   for (let position = 0; position < tools.length; position++) {
     candidates.tools.push(tools[position]!);
@@ -141,7 +144,8 @@ export function selectTools(
     for (let slot = firstRanked; slot < endRanked; slot++) {
       const group = index.groupOfTool[candidates.tools[slot]!]!;
       if (group === lastGroup) continue;
-      for (const bound of index.rangesOfGroup[group]!) ranges.push(bound);
+      const bounds = index.rangesOfGroup[group]!;
+      for (let bound = 0; bound < bounds.length; bound++) ranges.push(bounds[bound]!);
       lastGroup = group;
     }
     relevance.scoreRanges(
@@ -194,9 +198,8 @@ export function selectTools(
       index,
       tool,
       STRATEGY_NAMES[candidates.strata[slot]!]!,
-      evidence.matched,
+      evidence,
       Number.isNaN(raw) ? undefined : roundScore(raw / maxScore),
-      evidence.typos,
     );
     tools[position] = selected;
     names[position] = selected.name;
@@ -237,7 +240,7 @@ function sortByCatalog(
   candidates: Candidates,
   slots: readonly number[],
 ): number[] {
-  const positions = new Int32Array(slots.length);
+  const positions = index.scratch(0, slots.length);
   const slotOfTool = index.slotOfTool;
   for (let position = 0; position < slots.length; position++) {
     const slot = slots[position]!;
@@ -492,25 +495,32 @@ function roundRobin(
   ordered: number[],
 ): void {
   const { tools, raw } = candidates;
+  const groupOfTool = index.groupOfTool;
   const length = to - from;
   const better = (a: number, b: number) =>
     raw[a]! > raw[b]! || (raw[a] === raw[b] && tools[a]! < tools[b]!);
-  // slots sorted inside each group (groups are contiguous: pushed group by group); groups are
-  // small, so insertion sort
-  const slots = new Int32Array(length);
+  // slots sorted inside each group (groups are contiguous: pushed group by group) by score,
+  // then catalog order; groups are small, so insertion sort
+  const slots = index.scratch(0, length);
   const groupStarts: number[] = [];
   let currentGroup = -2;
+  let groupStart = 0;
   for (let position = 0; position < length; position++) {
     const slot = survivors[from + position]!;
-    const group = index.groupOfTool[tools[slot]!]!;
+    const tool = tools[slot]!;
+    const group = groupOfTool[tool]!;
     if (group !== currentGroup) {
       groupStarts.push(position);
       currentGroup = group;
+      groupStart = position;
     }
-    const groupStart = groupStarts[groupStarts.length - 1]!;
+    const score = raw[slot]!;
     let at = position;
-    while (at > groupStart && better(slot, slots[at - 1]!)) {
-      slots[at] = slots[at - 1]!;
+    while (at > groupStart) {
+      const previous = slots[at - 1]!;
+      const previousScore = raw[previous]!;
+      if (!(score > previousScore || (score === previousScore && tool < tools[previous]!))) break;
+      slots[at] = previous;
       at--;
     }
     slots[at] = slot;
@@ -518,7 +528,7 @@ function roundRobin(
   groupStarts.push(length);
   // groups by their best tool (ties: catalog order)
   const groupCount = groupStarts.length - 1;
-  const groupOrder = new Int32Array(groupCount);
+  const groupOrder = index.scratch(1, groupCount);
   for (let group = 0; group < groupCount; group++) {
     let at = group;
     const best = slots[groupStarts[group]!]!;
@@ -642,10 +652,10 @@ function selectedTool(
   index: SelectionIndex,
   tool: number,
   strategy: SelectionStrategyName,
-  matched: readonly string[],
+  evidence: Evidence,
   score: number | undefined,
-  typos: readonly TypoMatch[] | undefined,
 ): SelectedTool {
+  const { matched, typos } = evidence;
   const cached = index.selectedCache[tool];
   if (cached !== undefined) {
     const reason = cached.reason;
@@ -658,7 +668,8 @@ function selectedTool(
       return cached;
     }
   }
-  const reason: SelectionReason = { strategy, matched: Object.freeze([...matched]) };
+  evidence.frozenMatched ??= Object.freeze([...matched]);
+  const reason: SelectionReason = { strategy, matched: evidence.frozenMatched };
   if (score !== undefined) reason.score = score;
   if (typos !== undefined) reason.typos = Object.freeze(typos.map((typo) => ({ ...typo })));
   const selected = createSelectedTool(index.tools[tool]!, Object.freeze(reason));
@@ -671,25 +682,26 @@ function selectedTool(
  * V8's slow path (about 1 µs a tool). A test checks that no registered field is missed.
  */
 export function createSelectedTool(tool: RegisteredTool, reason: SelectionReason): SelectedTool {
+  // the fields every tool has in one literal (V8 keeps them inside the object), then the others
   const selected: Record<string, unknown> = {
     name: tool.name,
     description: tool.description,
     category: tool.category,
     input_schema: tool.input_schema,
+    metadata: tool.metadata,
+    group: tool.group,
+    version: tool.version,
+    source: tool.source,
+    index: tool.index,
+    reason,
   };
   if (tool.output_schema !== undefined) selected.output_schema = tool.output_schema;
   if (tool.title !== undefined) selected.title = tool.title;
   if (tool.tags !== undefined) selected.tags = tool.tags;
   if (tool.annotations !== undefined) selected.annotations = tool.annotations;
   if (tool.examples !== undefined) selected.examples = tool.examples;
-  selected.metadata = tool.metadata;
-  selected.group = tool.group;
-  selected.version = tool.version;
   if (tool.file !== undefined) selected.file = tool.file;
   if (tool.pointer !== undefined) selected.pointer = tool.pointer;
-  selected.source = tool.source;
-  selected.index = tool.index;
   if (tool.command !== undefined) selected.command = tool.command;
-  selected.reason = reason;
   return Object.freeze(selected) as unknown as SelectedTool;
 }

@@ -83,6 +83,9 @@ export class SelectionIndex {
   readonly slotOfTool: Int32Array;
   /** Tools whose `selectedCache` entry was set by the latest selection. */
   lastSelected: number[] = [];
+  // typed arrays over 64 bytes live outside the V8 heap and cost ~1 µs to allocate: per-call
+  // scratch comes from these, grown by doubling
+  readonly #scratch: Int32Array[] = [new Int32Array(64), new Int32Array(64)];
   #stamp = 0;
   #toolIndex: ReadonlyMap<string, number> | undefined;
   #relevance: RelevanceIndex | undefined;
@@ -159,6 +162,19 @@ export class SelectionIndex {
   get toolIndex(): ReadonlyMap<string, number> {
     this.#toolIndex ??= new Map(this.tools.map((tool, position) => [tool.name, position]));
     return this.#toolIndex;
+  }
+
+  /**
+   * `length` scratch integers (buffer 0 or 1; their contents are garbage), valid until the next
+   * call with the same buffer. Only for code that runs to completion without calling out.
+   */
+  scratch(buffer: 0 | 1, length: number): Int32Array {
+    let array = this.#scratch[buffer]!;
+    if (array.length < length) {
+      array = new Int32Array(Math.max(length, array.length * 2));
+      this.#scratch[buffer] = array;
+    }
+    return array.subarray(0, length);
   }
 
   /** A fresh number for per-call memos (see `keyListStamp`). */

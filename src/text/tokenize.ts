@@ -102,6 +102,22 @@ export function tokenize(text: string): TextToken[] {
   const length = folded.length;
   let index = 0;
   while (index < length) {
+    const unit = folded.charCodeAt(index);
+    // fast path for the common case, a lowercase ASCII word ended by a space or punctuation
+    // that joins nothing: the token is the word as is, exactly what readWord would return
+    if (unit >= 0x61 && unit <= 0x7a) {
+      let end = index + 1;
+      let next = folded.charCodeAt(end);
+      while (next >= 0x61 && next <= 0x7a) next = folded.charCodeAt(++end);
+      if (end === length || isPlainWordEnd(next)) {
+        tokens.push({ text: folded.slice(index, end), parts: NO_PARTS });
+        index = end;
+        continue;
+      }
+    } else if (unit === 0x20) {
+      index++;
+      continue;
+    }
     const code = folded.codePointAt(index)!;
     const width = code > 0xffff ? 2 : 1;
     const kind = kindOf(code);
@@ -119,6 +135,15 @@ export function tokenize(text: string): TextToken[] {
     index = readWord(folded, index, leadingDot, tokens);
   }
   return tokens;
+}
+
+/**
+ * Whether an ASCII lowercase word followed by `code` ends there with no suffix or join: not a
+ * letter, digit, joiner, `+` or `#` (anything non-ASCII takes the general path).
+ */
+function isPlainWordEnd(code: number): boolean {
+  if (code >= 0x80 || kindOf(code) === WORD) return false;
+  return !isJoiner(code) && code !== PLUS && code !== HASH;
 }
 
 /** Reads the word starting at `start`, pushes it, returns the index after it. */

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import fastGlob from 'fast-glob';
+import { listGroupFiles as listDirectory } from '../load/list-group-files.js';
 
-/** The group files the loader reads (same glob and options as `loadRegistry`). */
-const GROUP_FILE_GLOB = '**/*_tools.json';
-
-/** Absolute paths of the group files under `dirs`, sorted; a missing dir contributes none. */
+/**
+ * Absolute paths of the group files under `dirs` (the files `loadRegistry` reads), sorted; a
+ * missing dir contributes none.
+ */
 export async function listGroupFiles(dirs: readonly string[], cwd: string): Promise<string[]> {
   const files = new Set<string>();
   for (const dir of dirs) {
@@ -16,14 +16,11 @@ export async function listGroupFiles(dirs: readonly string[], cwd: string): Prom
     } catch {
       continue;
     }
-    const found = await fastGlob(GROUP_FILE_GLOB, {
-      cwd: absolute,
-      absolute: true,
-      onlyFiles: true,
-      followSymbolicLinks: false,
-      dot: false,
-    });
-    for (const file of found) files.add(file);
+    try {
+      for (const file of await listDirectory(absolute)) files.add(file);
+    } catch {
+      // unreadable right now: the loader reports it; the next change or poll tries again
+    }
   }
   return [...files].sort();
 }

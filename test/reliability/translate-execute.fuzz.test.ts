@@ -90,19 +90,23 @@ const { schema: anySchema } = fc.letrec<{ schema: Schema; object: Schema }>((tie
       { requiredKeys: ['anyOf'] },
     ) as fc.Arbitrary<Schema>,
     // nullable, both ways
-    leafSchema.map(nullableLeaf),
+    fc.tuple(leafSchema, fc.boolean()).map(([leaf, admitNull]) => nullableLeaf(leaf, admitNull)),
     tie('schema').map((inner) => ({ anyOf: [inner, { type: 'null' }] }) as Schema),
   ),
   object: objectSchema(tie('schema')),
 }));
 
-/** `type: [T, "null"]`; an enum or const then admits null too, as a nullable enum must. */
-function nullableLeaf(leaf: Schema): Schema {
-  const { const: constant, ...rest } = leaf;
-  const nullable: Schema = { ...rest, type: [leaf.type ?? 'string', 'null'] };
-  if (Array.isArray(leaf.enum)) nullable.enum = [...leaf.enum, null];
-  if (constant !== undefined) nullable.enum = [constant, null];
-  return nullable;
+/**
+ * `type: [T, "null"]`. An enum or const admits null too when `admitNull`; otherwise it excludes
+ * null despite the type (valid JSON Schema that OpenAI strict mode rejects unless translated).
+ */
+function nullableLeaf(leaf: Schema, admitNull: boolean): Schema {
+  const nullable: Schema = { ...leaf, type: [leaf.type ?? 'string', 'null'] };
+  if (!admitNull) return nullable;
+  const { const: constant, ...rest } = nullable;
+  if (Array.isArray(rest.enum)) rest.enum = [...rest.enum, null];
+  if (constant !== undefined) rest.enum = [constant, null];
+  return rest;
 }
 
 function objectSchema(child: fc.Arbitrary<Schema>): fc.Arbitrary<Schema> {
@@ -184,6 +188,17 @@ const TRANSLATIONS: readonly { provider: ProviderId; options: Record<string, unk
 ];
 
 describe('translate fuzzing: every provider accepts what it gets, or a specific error', () => {
+  it('a required nullable enum without null translates for OpenAI strict (found by fuzzing)', () => {
+    const tool = registerTool({
+      type: 'object',
+      properties: { title: { type: ['string', 'null'], enum: ['a'] } },
+      required: ['title'],
+    });
+    for (const provider of ['openai', 'openai-responses'] as const) {
+      expect(checkPayload(provider, translate([tool], provider).payload)).toEqual([]);
+    }
+  });
+
   it('random supported schemas translate to conforming payloads for every provider', async () => {
     const rejected = new Map<string, number>();
     await assertProperty(

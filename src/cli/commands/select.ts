@@ -1,5 +1,4 @@
 import type { CostEstimate, LatencyEstimate, ToolCategory } from '../../format/types.js';
-import { translate } from '../../providers/translate.js';
 import type { Registry } from '../../registry/registry.js';
 import type {
   HistoryEntry,
@@ -122,8 +121,12 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
 
   if (values.json === true) {
     const output = selectionJson(selection);
-    // the provider's `tools` value, exactly as a request would carry it
-    if (provider !== undefined) output.payload = translate(selection.tools, provider).payload;
+    // the provider's `tools` value, exactly as a request would carry it (the translators are
+    // imported only for this: they are not on the start-up path of a plain select)
+    if (provider !== undefined) {
+      const { translate } = await import('../../providers/translate.js');
+      output.payload = translate(selection.tools, provider).payload;
+    }
     writeJson(io, output);
     return 0;
   }

@@ -76,10 +76,16 @@ export function requiredList(node: SchemaNode): string[] {
 
 /** Sets `key` on a fresh object with own-property semantics (safe for `__proto__`). */
 export function defineEntry(target: SchemaNode, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+  // `__proto__` is the only key a plain assignment treats specially (Object.prototype's setter);
+  // every other key is assigned, which is several times faster than defineProperty
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    target[key] = value;
+  }
 }

@@ -303,6 +303,7 @@ class Converter {
     if (this.strict) {
       working = distributeTypeIntoBranches(working);
       working = foldNullable(working);
+      working = dropNullTheEnumExcludes(working);
       const split = splitTypeUnion(working);
       if (split !== working) {
         working = split;
@@ -397,6 +398,28 @@ function allowsNull(node: SchemaNode): boolean {
     (Array.isArray(node.enum) && node.enum.includes(null)) ||
     (Object.hasOwn(node, 'const') && node.const === null)
   );
+}
+
+/**
+ * `type: [T, "null"]` with an enum (or const) without null only accepts non-null values: strict
+ * mode rejects the mismatch, so "null" leaves the type (an optional property gets it back, with
+ * null in the enum, from makeNullable).
+ */
+function dropNullTheEnumExcludes(node: SchemaNode): SchemaNode {
+  const types = declaredTypes(node);
+  if (types === undefined || !types.includes('null')) return node;
+  const values = Array.isArray(node.enum)
+    ? node.enum
+    : Object.hasOwn(node, 'const')
+      ? [node.const]
+      : undefined;
+  if (values === undefined || values.includes(null)) return node;
+  const kept = types.filter((type) => type !== 'null');
+  const result: SchemaNode = {};
+  for (const [key, value] of Object.entries(node)) {
+    defineEntry(result, key, key === 'type' ? (kept.length === 1 ? kept[0] : kept) : value);
+  }
+  return result;
 }
 
 /** OpenAPI-style `nullable: true` → a `"null"` type (strict mode has no `nullable`). */
