@@ -406,7 +406,8 @@ try {
   // CLI cold start against `node -e 0`, spawned alternately
   {
     progress('CLI cold start');
-    const bin = join(root, 'dist/src/cli/bin.js');
+    // the shipped CLI: package.json "bin" (the esbuild bundle)
+    const bin = join(root, 'dist/cli/toolcap.mjs');
     const commands = [
       { label: 'node -e 0', args: ['-e', '0'] },
       {

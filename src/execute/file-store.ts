@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ToolError } from './tool-error.js';
 
@@ -53,14 +53,7 @@ async function withLockFile<T>(
   await mkdir(dirname(path), { recursive: true });
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; ; attempt++) {
-    try {
-      const handle = await open(lockPath, 'wx', 0o600);
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
-      break;
-    } catch (error) {
-      if (!isErrorCode(error, 'EEXIST')) throw error;
-    }
+    if (await createLockFile(lockPath)) break;
     if (await isStaleLock(lockPath, staleMs)) {
       await unlink(lockPath).catch(() => {});
       continue;
@@ -81,12 +74,33 @@ async function withLockFile<T>(
   }
 }
 
+/**
+ * Creates `lockPath` holding this process's pid, atomically: the pid is written to a private
+ * temporary file that is then hard-linked to the lock path (link fails if the lock exists). A
+ * writer killed at any moment leaves either no lock or a lock naming its (dead) pid, never an
+ * empty lock file that nobody could tell from one being written.
+ */
+async function createLockFile(lockPath: string): Promise<boolean> {
+  const temporary = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeFile(temporary, `${process.pid}\n`, { mode: 0o600 });
+  try {
+    await link(temporary, lockPath);
+    return true;
+  } catch (error) {
+    if (isErrorCode(error, 'EEXIST')) return false;
+    throw error;
+  } finally {
+    await unlink(temporary).catch(() => {});
+  }
+}
+
 async function isStaleLock(lockPath: string, staleMs: number): Promise<boolean> {
   try {
     const [info, text] = await Promise.all([stat(lockPath), readFile(lockPath, 'utf8')]);
     if (Date.now() - info.mtimeMs > staleMs) return true;
     const pid = Number.parseInt(text, 10);
-    if (!Number.isInteger(pid) || pid <= 0) return false; // being written right now
+    // locks are created with their content (see createLockFile): no pid means not ours to judge
+    if (!Number.isInteger(pid) || pid <= 0) return false;
     if (pid === process.pid) return false;
     try {
       process.kill(pid, 0);

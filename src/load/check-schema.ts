@@ -111,34 +111,8 @@ export function measureAndFreeze(
   }
 }
 
-/** Keywords whose value is a map of names to schemas. */
-const SCHEMA_MAP_KEYWORDS = [
-  'properties',
-  'patternProperties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-] as const;
-/** Keywords whose value is one schema. */
-const SCHEMA_KEYWORDS = [
-  'additionalProperties',
-  'additionalItems',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'propertyNames',
-  'contains',
-  'if',
-  'then',
-  'else',
-  'not',
-  'contentSchema',
-] as const;
-/** Keywords whose value is an array of schemas. */
-const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 /** Keywords that make a property schema typed without `type`. */
 const COMPOSITION_KEYWORDS = ['anyOf', 'oneOf', 'allOf', '$ref'] as const;
-/** Branches that see the enclosing object's properties (for `required` checks). */
-const BRANCH_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'not']);
 
 const TYPE_HINTS: Readonly<Record<string, string>> = {
   dict: 'object',
@@ -169,6 +143,14 @@ interface WalkContext {
   limits: Pick<LoadLimits, 'maxPatternLength'>;
   refs: { pointer: string; ref: string }[];
   anchors: Set<string>;
+  /** Unescaped tokens of the node being walked; pointers are only built for problems. */
+  path: string[];
+}
+
+/** The `properties` maps a `required` list may name: a schema's own, then its enclosing ones. */
+interface PropertyScope {
+  properties: Record<string, unknown>;
+  parent: PropertyScope | undefined;
 }
 
 /**
@@ -181,40 +163,77 @@ export function checkSchema(
   schema: Record<string, unknown>,
   limits: Pick<LoadLimits, 'maxPatternLength'>,
 ): SchemaProblem[] {
-  const context: WalkContext = { root: schema, problems: [], limits, refs: [], anchors: new Set() };
-  walk(schema, '', context, undefined);
+  const context: WalkContext = {
+    root: schema,
+    problems: [],
+    limits,
+    refs: [],
+    anchors: new Set(),
+    path: [],
+  };
+  walk(schema, context, undefined);
   for (const { pointer, ref } of context.refs) checkRef(ref, pointer, context);
   return context.problems;
 }
 
-function walk(
+/** The pointer of the current node, plus `extra` tokens. */
+function pointerOf(context: WalkContext, ...extra: (string | number)[]): string {
+  let pointer = '';
+  for (const token of context.path) pointer += `/${escapePointerToken(token)}`;
+  for (const token of extra) pointer += `/${escapePointerToken(String(token))}`;
+  return pointer;
+}
+
+/** Walks `node` under the path tokens `tokens` (pushed for the call, popped after). */
+function walkChild(
   node: unknown,
-  pointer: string,
   context: WalkContext,
-  enclosingProperties: ReadonlySet<string> | undefined,
+  scope: PropertyScope | undefined,
+  ...tokens: string[]
 ): void {
+  context.path.push(...tokens);
+  walk(node, context, scope);
+  context.path.length -= tokens.length;
+}
+
+function isDefined(name: string, scope: PropertyScope | undefined): boolean {
+  for (let current = scope; current !== undefined; current = current.parent) {
+    if (Object.hasOwn(current.properties, name)) return true;
+  }
+  return false;
+}
+
+function definedNames(scope: PropertyScope | undefined): string[] {
+  const names = new Set<string>();
+  for (let current = scope; current !== undefined; current = current.parent) {
+    for (const name of Object.keys(current.properties)) names.add(name);
+  }
+  return [...names];
+}
+
+function walk(node: unknown, context: WalkContext, enclosing: PropertyScope | undefined): void {
   if (node === null || typeof node !== 'object' || Array.isArray(node)) return;
   const schema = node as Record<string, unknown>;
 
-  const ownProperties = isPlainObject(schema.properties)
-    ? new Set(Object.keys(schema.properties))
-    : undefined;
-  const known = mergeSets(ownProperties, enclosingProperties);
+  const ownProperties = isPlainObject(schema.properties) ? schema.properties : undefined;
+  const scope: PropertyScope | undefined =
+    ownProperties === undefined ? enclosing : { properties: ownProperties, parent: enclosing };
 
   if (Array.isArray(schema.required)) {
     schema.required.forEach((name, index) => {
       if (typeof name !== 'string') return;
-      if (known !== undefined && !known.has(name)) {
-        const defined = known.size > 0 ? listNames([...known]) : 'none';
+      if (scope !== undefined && !isDefined(name, scope)) {
+        const names = definedNames(scope);
+        const defined = names.length > 0 ? listNames(names) : 'none';
         context.problems.push({
           code: 'REQUIRED_NOT_DEFINED',
-          pointer: `${pointer}/required/${index}`,
+          pointer: pointerOf(context, 'required', index),
           message: `required lists ${quoteValue(name)}, which is not defined in properties (defined: ${defined}); add it to properties or remove it from required`,
         });
-      } else if (known === undefined && ownProperties === undefined && hasType(schema, 'object')) {
+      } else if (scope === undefined && hasType(schema, 'object')) {
         context.problems.push({
           code: 'REQUIRED_NOT_DEFINED',
-          pointer: `${pointer}/required/${index}`,
+          pointer: pointerOf(context, 'required', index),
           message: `required lists ${quoteValue(name)} but this object schema has no properties; define ${quoteValue(name)} under properties`,
         });
       }
@@ -228,104 +247,119 @@ function walk(
   ) {
     context.problems.push({
       code: 'ARRAY_ITEMS_MISSING',
-      pointer,
+      pointer: pointerOf(context),
       message:
         'array schema has no "items"; add "items" with the element schema, e.g. {"type": "string"}',
     });
   }
 
-  if (typeof schema.$ref === 'string')
-    context.refs.push({ pointer: `${pointer}/$ref`, ref: schema.$ref });
-  for (const keyword of ['$dynamicRef', '$recursiveRef'] as const) {
-    const ref = schema[keyword];
-    if (typeof ref === 'string' && !ref.startsWith('#')) {
-      context.problems.push(externalRef(ref, `${pointer}/${keyword}`));
-    }
-  }
-  if (typeof schema.$anchor === 'string') context.anchors.add(schema.$anchor);
-
-  if (typeof schema.pattern === 'string') {
-    checkPattern(schema.pattern, `${pointer}/pattern`, context);
-  }
-  if (isPlainObject(schema.patternProperties)) {
-    for (const key of Object.keys(schema.patternProperties)) {
-      checkPattern(key, `${pointer}/patternProperties/${escapePointerToken(key)}`, context);
-    }
-  }
-
-  for (const keyword of ['properties', 'patternProperties'] as const) {
-    const map = schema[keyword];
-    if (isPlainObject(map) && Object.hasOwn(map, '__proto__')) {
-      context.problems.push({
-        code: 'INVALID_SCHEMA',
-        pointer: `${pointer}/${keyword}/__proto__`,
-        message: `${keyword} names "__proto__", which JSON Schema validators (ajv) skip, so its value would never be validated; rename it`,
-      });
-    }
-  }
-
-  for (const keyword of SCHEMA_MAP_KEYWORDS) {
-    const map = schema[keyword];
-    if (!isPlainObject(map)) continue;
-    for (const name of Object.keys(map)) {
-      const child = map[name];
-      const childPointer = `${pointer}/${keyword}/${escapePointerToken(name)}`;
-      if (keyword === 'properties') checkTyped(child, childPointer, name, context);
-      walk(child, childPointer, context, undefined);
-    }
-  }
-  for (const keyword of SCHEMA_KEYWORDS) {
-    if (!Object.hasOwn(schema, keyword)) continue;
-    walk(
-      schema[keyword],
-      `${pointer}/${keyword}`,
-      context,
-      BRANCH_KEYWORDS.has(keyword) ? known : undefined,
-    );
-  }
-  for (const keyword of SCHEMA_ARRAY_KEYWORDS) {
-    const branches = schema[keyword];
-    if (!Array.isArray(branches)) continue;
-    branches.forEach((branch, index) => {
-      walk(
-        branch,
-        `${pointer}/${keyword}/${index}`,
-        context,
-        BRANCH_KEYWORDS.has(keyword) ? known : undefined,
-      );
-    });
-  }
-  if (Object.hasOwn(schema, 'items')) {
-    const items = schema.items;
-    if (Array.isArray(items)) {
-      items.forEach((item, index) => {
-        walk(item, `${pointer}/items/${index}`, context, undefined);
-      });
-    } else {
-      checkTyped(items, `${pointer}/items`, undefined, context);
-      walk(items, `${pointer}/items`, context, undefined);
-    }
-  }
-  if (isPlainObject(schema.dependencies)) {
-    for (const [name, child] of Object.entries(schema.dependencies)) {
-      if (!Array.isArray(child)) {
-        walk(child, `${pointer}/dependencies/${escapePointerToken(name)}`, context, known);
-      }
+  // one pass over the keys the node has (not over every keyword it could have): this walk runs
+  // on every subschema of every tool at load time
+  for (const keyword in schema) {
+    const value = schema[keyword];
+    switch (keyword) {
+      case '$ref':
+        if (typeof value === 'string')
+          context.refs.push({ pointer: pointerOf(context, '$ref'), ref: value });
+        break;
+      case '$dynamicRef':
+      case '$recursiveRef':
+        if (typeof value === 'string' && !value.startsWith('#')) {
+          context.problems.push(externalRef(value, pointerOf(context, keyword)));
+        }
+        break;
+      case '$anchor':
+        if (typeof value === 'string') context.anchors.add(value);
+        break;
+      case 'pattern':
+        if (typeof value === 'string')
+          checkPattern(value, () => pointerOf(context, 'pattern'), context);
+        break;
+      case 'properties':
+      case 'patternProperties':
+      case '$defs':
+      case 'definitions':
+      case 'dependentSchemas':
+        if (isPlainObject(value)) walkSchemaMap(keyword, value, context);
+        break;
+      case 'additionalProperties':
+      case 'additionalItems':
+      case 'unevaluatedProperties':
+      case 'unevaluatedItems':
+      case 'propertyNames':
+      case 'contains':
+      case 'contentSchema':
+        walkChild(value, context, undefined, keyword);
+        break;
+      case 'if':
+      case 'then':
+      case 'else':
+      case 'not':
+        walkChild(value, context, scope, keyword);
+        break;
+      case 'allOf':
+      case 'anyOf':
+      case 'oneOf':
+      case 'prefixItems':
+        if (Array.isArray(value)) {
+          const branchScope = keyword === 'prefixItems' ? undefined : scope;
+          value.forEach((branch, index) => {
+            walkChild(branch, context, branchScope, keyword, String(index));
+          });
+        }
+        break;
+      case 'items':
+        if (Array.isArray(value)) {
+          value.forEach((item, index) => {
+            walkChild(item, context, undefined, 'items', String(index));
+          });
+        } else {
+          context.path.push('items');
+          checkTyped(value, undefined, context);
+          walk(value, context, undefined);
+          context.path.length -= 1;
+        }
+        break;
+      case 'dependencies':
+        if (isPlainObject(value)) {
+          for (const [name, child] of Object.entries(value)) {
+            if (!Array.isArray(child)) walkChild(child, context, scope, 'dependencies', name);
+          }
+        }
+        break;
+      default:
+        break;
     }
   }
 }
 
+function walkSchemaMap(keyword: string, map: Record<string, unknown>, context: WalkContext): void {
+  if (keyword === 'properties' || keyword === 'patternProperties') {
+    if (Object.hasOwn(map, '__proto__')) {
+      context.problems.push({
+        code: 'INVALID_SCHEMA',
+        pointer: pointerOf(context, keyword, '__proto__'),
+        message: `${keyword} names "__proto__", which JSON Schema validators (ajv) skip, so its value would never be validated; rename it`,
+      });
+    }
+  }
+  for (const name of Object.keys(map)) {
+    if (keyword === 'patternProperties') {
+      checkPattern(name, () => pointerOf(context, 'patternProperties', name), context);
+    }
+    context.path.push(keyword, name);
+    if (keyword === 'properties') checkTyped(map[name], name, context);
+    walk(map[name], context, undefined);
+    context.path.length -= 2;
+  }
+}
+
 /** `property` names the property checked; undefined for array items. */
-function checkTyped(
-  node: unknown,
-  pointer: string,
-  property: string | undefined,
-  context: WalkContext,
-): void {
+function checkTyped(node: unknown, property: string | undefined, context: WalkContext): void {
   if (typeof node === 'boolean') {
     context.problems.push({
       code: 'PROPERTY_TYPE_MISSING',
-      pointer,
+      pointer: pointerOf(context),
       message: `${describeTyped(property)} is the boolean schema ${node}; give it an object schema with a "type", e.g. {"type": "string"}`,
     });
     return;
@@ -337,7 +371,7 @@ function checkTyped(
   const hint = inferred === undefined ? '"string"' : `"${inferred}"`;
   context.problems.push({
     code: 'PROPERTY_TYPE_MISSING',
-    pointer,
+    pointer: pointerOf(context),
     message: `${describeTyped(property)} has no "type"; add "type": ${hint} (or anyOf/oneOf/allOf/$ref for unions)`,
   });
 }
@@ -366,11 +400,12 @@ function jsonTypeOf(value: unknown): string {
   return typeof value;
 }
 
-function checkPattern(pattern: string, pointer: string, context: WalkContext): void {
+/** `pointer` is computed only when there is a problem. */
+function checkPattern(pattern: string, pointer: () => string, context: WalkContext): void {
   if (pattern.length > context.limits.maxPatternLength) {
     context.problems.push({
       code: 'INVALID_PATTERN',
-      pointer,
+      pointer: pointer(),
       message: `pattern is ${pattern.length} characters, longer than ${context.limits.maxPatternLength} (limits.maxPatternLength); simplify it`,
     });
     return;
@@ -381,7 +416,7 @@ function checkPattern(pattern: string, pointer: string, context: WalkContext): v
     const reason = error instanceof Error ? error.message : String(error);
     context.problems.push({
       code: 'INVALID_PATTERN',
-      pointer,
+      pointer: pointer(),
       message: `pattern ${quoteValue(pattern, 200)} is not a valid regular expression (${reason}); fix the regex (it is compiled with the "u" flag)`,
     });
     return;
@@ -392,7 +427,7 @@ function checkPattern(pattern: string, pointer: string, context: WalkContext): v
   if (risk !== undefined) {
     context.problems.push({
       code: 'INVALID_PATTERN',
-      pointer,
+      pointer: pointer(),
       message: `pattern ${quoteValue(pattern, 200)} can backtrack catastrophically on a long non-matching input (ReDoS) at ${quoteValue(risk.construct, 100)}: ${risk.reason}`,
     });
   }
@@ -448,13 +483,4 @@ function hasType(schema: Record<string, unknown>, type: string): boolean {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function mergeSets(
-  first: ReadonlySet<string> | undefined,
-  second: ReadonlySet<string> | undefined,
-): ReadonlySet<string> | undefined {
-  if (first === undefined) return second;
-  if (second === undefined) return first;
-  return new Set([...first, ...second]);
 }

@@ -181,19 +181,31 @@ interface Slot {
   valueOffset: number;
 }
 
-/** The direct children of one object or array, indexed on first use. */
-type ContainerIndex = ReadonlyMap<string, Slot> | readonly Slot[];
+/**
+ * The direct children of one object or array, scanned on demand: children are recorded in
+ * order until the one asked for is found, and the scan resumes there for the next request.
+ */
+interface ContainerIndex {
+  kind: 'object' | 'array';
+  members: Map<string, Slot>;
+  items: Slot[];
+  /** Where the scan stopped (just after the last recorded child's value); -1 when complete. */
+  resumeOffset: number;
+}
 
 /**
  * Maps a JSON pointer to the position of its value (for an object member, of its key), or of
- * the closest existing ancestor. Each object or array is scanned once, the first time a pointer
- * goes through it, and its direct children are kept: locating many pointers (one per
- * diagnostic) costs about one pass over the text, not one pass per pointer. Iterative, so a
- * 5,000-deep document is located without recursion.
+ * the closest existing ancestor. A container is scanned only as far as the child asked for,
+ * and what was scanned is kept: locating many pointers (one per diagnostic) costs about one
+ * pass over the text, and a pointer deep inside a 200,000-deep document costs a pass over the
+ * members on its path, not over everything nested below them. Iterative, so deep documents
+ * cannot overflow the stack.
  */
 function createLocator(text: string): (pointer: string) => TextPosition | undefined {
   const scanner = loadJsonc().createScanner(text, true);
   const containers = new Map<number, ContainerIndex | undefined>();
+  /** Offset of the closing token of each container skipped so far, by its opening offset. */
+  const containerEnds = new Map<number, { offset: number }>();
   const findPosition = createPositionFinder(text);
   scanner.setPosition(0);
   scanner.scan();
@@ -206,7 +218,7 @@ function createLocator(text: string): (pointer: string) => TextPosition | undefi
     const tokens = pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken);
     let slot = root;
     for (const token of tokens) {
-      const child = findChild(containerAt(slot.valueOffset), token);
+      const child = findChild(slot.valueOffset, token);
       if (child === undefined) break;
       slot = child;
     }
@@ -214,59 +226,109 @@ function createLocator(text: string): (pointer: string) => TextPosition | undefi
   };
 
   function containerAt(offset: number): ContainerIndex | undefined {
-    if (!containers.has(offset)) containers.set(offset, indexContainer(offset));
+    if (!containers.has(offset)) {
+      scanner.setPosition(offset);
+      const open = scanner.scan();
+      containers.set(
+        offset,
+        open === TOKEN.openBrace || open === TOKEN.openBracket
+          ? {
+              kind: open === TOKEN.openBrace ? 'object' : 'array',
+              members: new Map(),
+              items: [],
+              resumeOffset: scanner.getTokenOffset() + 1,
+            }
+          : undefined,
+      );
+    }
     return containers.get(offset);
   }
 
-  function indexContainer(offset: number): ContainerIndex | undefined {
-    scanner.setPosition(offset);
-    const open = scanner.scan();
-    if (open === TOKEN.openBrace) {
-      const members = new Map<string, Slot>();
-      for (let kind = scanner.scan(); kind === TOKEN.string; kind = scanner.scan()) {
-        const reportOffset = scanner.getTokenOffset();
-        const key = scanner.getTokenValue();
-        if (scanner.scan() !== TOKEN.colon) break;
-        const valueKind = scanner.scan();
-        // a duplicate key keeps the last value, as JSON.parse does
-        members.set(key, { reportOffset, valueOffset: scanner.getTokenOffset() });
-        skipValue(valueKind);
-        if (scanner.scan() !== TOKEN.comma) break;
+  function findChild(offset: number, token: string): Slot | undefined {
+    const container = containerAt(offset);
+    if (container === undefined) return undefined;
+    if (container.kind === 'array') {
+      if (!/^(0|[1-9]\d*)$/.test(token)) return undefined;
+      const index = Number(token);
+      while (container.resumeOffset >= 0 && container.items.length <= index) {
+        scanNextChild(container);
       }
-      return members;
+      return container.items[index];
     }
-    if (open === TOKEN.openBracket) {
-      const items: Slot[] = [];
-      for (let kind = scanner.scan(); kind !== TOKEN.closeBracket && kind !== TOKEN.eof; ) {
-        const valueOffset = scanner.getTokenOffset();
-        items.push({ reportOffset: valueOffset, valueOffset });
-        skipValue(kind);
-        if (scanner.scan() !== TOKEN.comma) break;
-        kind = scanner.scan();
-      }
-      return items;
-    }
-    return undefined;
+    // a duplicate key keeps the last value, as JSON.parse does: read the whole object (skipping
+    // a nested value is O(1) once its end is known, see skipValue)
+    while (container.resumeOffset >= 0) scanNextChild(container);
+    return container.members.get(token);
   }
 
-  /** Moves the scanner past the value whose first token is `kind`. */
+  /** Records the next child of `container` and moves past its value. */
+  function scanNextChild(container: ContainerIndex): void {
+    scanner.setPosition(container.resumeOffset);
+    let kind = scanner.scan();
+    if (container.members.size > 0 || container.items.length > 0) {
+      if (kind !== TOKEN.comma) {
+        container.resumeOffset = -1;
+        return;
+      }
+      kind = scanner.scan();
+    }
+    if (container.kind === 'object') {
+      if (kind !== TOKEN.string) {
+        container.resumeOffset = -1;
+        return;
+      }
+      const reportOffset = scanner.getTokenOffset();
+      const key = scanner.getTokenValue();
+      if (scanner.scan() !== TOKEN.colon) {
+        container.resumeOffset = -1;
+        return;
+      }
+      const valueKind = scanner.scan();
+      container.members.set(key, { reportOffset, valueOffset: scanner.getTokenOffset() });
+      skipValue(valueKind);
+    } else {
+      if (kind === TOKEN.closeBracket || kind === TOKEN.eof) {
+        container.resumeOffset = -1;
+        return;
+      }
+      const valueOffset = scanner.getTokenOffset();
+      container.items.push({ reportOffset: valueOffset, valueOffset });
+      skipValue(kind);
+    }
+    container.resumeOffset = scanner.getTokenOffset() + scanner.getTokenLength();
+  }
+
+  /**
+   * Moves the scanner past the value whose first token (just scanned) is `kind`. The end of
+   * every container met on the way is remembered, so each part of the text is skipped at most
+   * once however deep the pointers go.
+   */
   function skipValue(kind: number): void {
     if (kind !== TOKEN.openBrace && kind !== TOKEN.openBracket) return;
-    let depth = 1;
-    while (depth > 0) {
+    const start = scanner.getTokenOffset();
+    const known = containerEnds.get(start);
+    if (known !== undefined) {
+      scanner.setPosition(known.offset);
+      scanner.scan();
+      return;
+    }
+    const open = [start];
+    while (open.length > 0) {
       const next = scanner.scan();
       if (next === TOKEN.eof) return;
-      if (next === TOKEN.openBrace || next === TOKEN.openBracket) depth++;
-      else if (next === TOKEN.closeBrace || next === TOKEN.closeBracket) depth--;
+      if (next === TOKEN.openBrace || next === TOKEN.openBracket) {
+        const offset = scanner.getTokenOffset();
+        const end = containerEnds.get(offset);
+        if (end === undefined) open.push(offset);
+        else {
+          scanner.setPosition(end.offset);
+          scanner.scan();
+        }
+      } else if (next === TOKEN.closeBrace || next === TOKEN.closeBracket) {
+        containerEnds.set(open.pop()!, { offset: scanner.getTokenOffset() });
+      }
     }
   }
-}
-
-function findChild(container: ContainerIndex | undefined, token: string): Slot | undefined {
-  if (container === undefined) return undefined;
-  if (container instanceof Map) return container.get(token);
-  if (!/^(0|[1-9]\d*)$/.test(token)) return undefined;
-  return (container as readonly Slot[])[Number(token)];
 }
 
 function unescapeToken(token: string): string {

@@ -1,7 +1,7 @@
+import valid from 'semver/functions/valid.js';
 import { validateGroupHeader, validateTool } from '../format/generated/group-validators.js';
 import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
 import { groupNameFromFileName, normalizeTags } from '../format/names.js';
-import { isValidVersion } from '../format/semantic-version.js';
 import type {
   CostEstimate,
   DiagnosticSeverity,
@@ -204,7 +204,7 @@ function checkGroupSemantics(
       });
     }
   }
-  if (typeof root.version === 'string' && !isValidVersion(root.version)) {
+  if (typeof root.version === 'string' && valid(root.version) === null) {
     // the header pattern already reported most of these; semver catches what a regex cannot
     if (!problems.some((problem) => problem.pointer === '/version')) {
       problems.push({

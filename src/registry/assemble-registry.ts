@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
+import compare from 'semver/functions/compare.js';
 import { formatPointer } from '../format/json-pointer.js';
-import { compareVersions } from '../format/semantic-version.js';
 import type {
   Diagnostic,
   RegisteredGroup,
@@ -223,7 +223,7 @@ function chooseVersions(
     let version: string | null;
     const ranges = pin === undefined ? undefined : semverRanges();
     if (pin === undefined || ranges === undefined) {
-      version = versions.sort((a, b) => compareVersions(b, a))[0] ?? null;
+      version = versions.sort((a, b) => compare(b, a))[0] ?? null;
     } else if (ranges.validRange(pin) === null) {
       diagnostics.push({
         severity: 'error',
@@ -241,7 +241,7 @@ function chooseVersions(
           code: 'UNSATISFIED_PIN',
           file: '<pins>',
           pointer: formatPointer([name]),
-          message: `pin "${name}": "${pin}" matches none of the loaded versions (${[...versions].sort((a, b) => compareVersions(b, a)).join(', ')}); the group is not loaded. Change the pin or add a matching version`,
+          message: `pin "${name}": "${pin}" matches none of the loaded versions (${[...versions].sort((a, b) => compare(b, a)).join(', ')}); the group is not loaded. Change the pin or add a matching version`,
         });
         continue;
       }

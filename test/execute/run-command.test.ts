@@ -9,7 +9,7 @@ import { main } from '../../src/cli/main.js';
 import { makeTempDir } from './testing-registry.js';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(REPO_ROOT, 'dist', 'src', 'cli', 'bin.js');
+const BIN = join(REPO_ROOT, 'dist', 'cli', 'toolcap.mjs');
 
 async function runCli(
   argv: readonly string[],
@@ -170,7 +170,7 @@ describe('toolcap run', () => {
 });
 
 describe('the built CLI from the repository root (plain Node, compiled handlers)', () => {
-  it('runs add_task with node dist/src/cli/bin.js', async () => {
+  it('runs add_task with the built CLI (node dist/cli/toolcap.mjs)', async () => {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" first`);
     const dataDir = await makeTempDir();
     const result = spawnSync(

@@ -12,7 +12,7 @@ import { translate } from '../../src/providers/translate.js';
 
 // These tests run the built CLI (`npm test` builds first; during development run `npm run build`).
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(REPO_ROOT, 'dist', 'src', 'cli', 'bin.js');
+const BIN = join(REPO_ROOT, 'dist', 'cli', 'toolcap.mjs');
 const TOOLS_DIR = join('test', 'fixtures', 'external-tools');
 
 let client: Client;

@@ -46,7 +46,7 @@ describe.runIf(built)('the published package', () => {
     const paths = pack.files.map((file) => file.path);
     expect(paths).toContain('dist/src/index.js');
     expect(paths).toContain('dist/src/index.d.ts');
-    expect(paths).toContain('dist/src/cli/bin.js');
+    expect(paths).toContain('dist/cli/toolcap.mjs');
     expect(paths).toContain('schemas/tool-group.schema.json');
     expect(paths).toContain('README.md');
     expect(paths).toContain('LICENSE');
