@@ -138,7 +138,7 @@ describe('toolcap list', () => {
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^TOOL\s+GROUP\s+CATEGORY\s+EXECUTOR\s+COST\/LATENCY\s+CONTEXT$/);
     expect(lines[1]).toMatch(
-      /^create_event\s+calendar@1\.1\.0\s+creation\s+calendar\s+low\/fast\s+user_id$/,
+      /^create_event\s+calendar@1\.1\.1\s+creation\s+calendar\s+low\/fast\s+user_id$/,
     );
     expect(lines).toHaveLength(17);
   });

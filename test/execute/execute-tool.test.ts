@@ -28,14 +28,16 @@ describe('registry.execute: unknown tools', () => {
     expect(notFound.message).toContain('Did you mean "echo"');
   });
 
-  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
-    'treats %s as an unknown tool, not an object property',
-    async (name) => {
-      await expect(registry.execute(name, {}, context)).rejects.toMatchObject({
-        code: 'TOOL_NOT_FOUND',
-      });
-    },
-  );
+  it.each([
+    'constructor',
+    '__proto__',
+    'toString',
+    'hasOwnProperty',
+  ])('treats %s as an unknown tool, not an object property', async (name) => {
+    await expect(registry.execute(name, {}, context)).rejects.toMatchObject({
+      code: 'TOOL_NOT_FOUND',
+    });
+  });
 
   it('says how many tools exist when nothing is close, and when the registry is empty', async () => {
     await expect(registry.execute('completely_different_name', {})).rejects.toThrow(

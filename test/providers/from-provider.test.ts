@@ -18,16 +18,17 @@ function essentials(tool: ToolDefinition) {
 }
 
 describe('fromProvider: round trips', () => {
-  it.each(['anthropic', 'mcp', 'canonical'] as const)(
-    'canonical → %s → canonical gives back the same tools',
-    (provider) => {
-      const { payload } = translate(bundled, provider);
-      const result = fromProvider(provider, payload);
-      expect(result.warnings).toEqual([]);
-      expect(result.nameMap).toEqual({});
-      expect(result.tools.map(essentials)).toEqual(bundled.map(essentials));
-    },
-  );
+  it.each([
+    'anthropic',
+    'mcp',
+    'canonical',
+  ] as const)('canonical → %s → canonical gives back the same tools', (provider) => {
+    const { payload } = translate(bundled, provider);
+    const result = fromProvider(provider, payload);
+    expect(result.warnings).toEqual([]);
+    expect(result.nameMap).toEqual({});
+    expect(result.tools.map(essentials)).toEqual(bundled.map(essentials));
+  });
 
   it('mcp keeps title, output schema, and every annotation; the category comes back from the hints', () => {
     const { payload } = translate(bundled, 'mcp');
@@ -51,17 +52,16 @@ describe('fromProvider: round trips', () => {
     );
   });
 
-  it.each(PROVIDER_IDS)(
-    '%s: every bundled tool comes back with its name and a loadable schema',
-    (provider: ProviderId) => {
-      const { payload } = translate(bundled, provider);
-      const back = fromProvider(provider, payload).tools;
-      expect(back.map((tool) => tool.name)).toEqual(bundled.map((tool) => tool.name));
-      for (const tool of back) {
-        expect(checkSchema(tool.input_schema, { maxPatternLength: 1000 }), tool.name).toEqual([]);
-      }
-    },
-  );
+  it.each(
+    PROVIDER_IDS,
+  )('%s: every bundled tool comes back with its name and a loadable schema', (provider: ProviderId) => {
+    const { payload } = translate(bundled, provider);
+    const back = fromProvider(provider, payload).tools;
+    expect(back.map((tool) => tool.name)).toEqual(bundled.map((tool) => tool.name));
+    for (const tool of back) {
+      expect(checkSchema(tool.input_schema, { maxPatternLength: 1000 }), tool.name).toEqual([]);
+    }
+  });
 
   it('gemini parameters come back as JSON Schema (types, nullable, int64 strings)', () => {
     const tool = makeTool({

@@ -16,7 +16,7 @@ describe('Registry lookups', () => {
     expect(registry.get('get_agenda')).toMatchObject({
       name: 'get_agenda',
       group: 'calendar',
-      version: '1.1.0',
+      version: '1.1.1',
       category: 'retrieval',
       source: 'json',
       pointer: '/tools/1',

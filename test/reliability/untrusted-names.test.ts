@@ -197,28 +197,28 @@ describe('untrusted names and keys never reach an object prototype', () => {
     { provider: 'openai' as const, options: { strict: false } },
     { provider: 'openai-responses' as const, options: { strict: false } },
   ];
-  it.each(translations)(
-    'translating such schemas for $provider $options',
-    async ({ provider, options }) => {
-      const registry = await loadDangerousRegistry();
-      const before = snapshotPrototypes();
-      let payload: unknown;
-      try {
-        payload = translate(registry.list(), provider, options).payload;
-      } catch (error) {
-        // a rejection must be a specific TranslationError, never a crash
-        expect(error).toBeInstanceOf(TranslationError);
-      }
-      expect(diffPrototypes(before)).toEqual([]);
-      if (payload === undefined) return;
-      expect(checkPayload(provider, payload)).toEqual([]);
-      // "__proto__" keys stay own keys (or are dropped with a warning): they never become the
-      // prototype of a translated schema
-      for (const object of objectsIn(payload)) {
-        expect([Object.prototype, Array.prototype, null]).toContain(Object.getPrototypeOf(object));
-      }
-    },
-  );
+  it.each(translations)('translating such schemas for $provider $options', async ({
+    provider,
+    options,
+  }) => {
+    const registry = await loadDangerousRegistry();
+    const before = snapshotPrototypes();
+    let payload: unknown;
+    try {
+      payload = translate(registry.list(), provider, options).payload;
+    } catch (error) {
+      // a rejection must be a specific TranslationError, never a crash
+      expect(error).toBeInstanceOf(TranslationError);
+    }
+    expect(diffPrototypes(before)).toEqual([]);
+    if (payload === undefined) return;
+    expect(checkPayload(provider, payload)).toEqual([]);
+    // "__proto__" keys stay own keys (or are dropped with a warning): they never become the
+    // prototype of a translated schema
+    for (const object of objectsIn(payload)) {
+      expect([Object.prototype, Array.prototype, null]).toContain(Object.getPrototypeOf(object));
+    }
+  });
 
   it('executing with such inputs and context', async () => {
     const registry = await loadDangerousRegistry();

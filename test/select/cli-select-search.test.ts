@@ -19,7 +19,7 @@ describe('toolcap select', () => {
     expect(output.tools[0]).toEqual({
       name: 'create_event',
       group: 'calendar',
-      version: '1.1.0',
+      version: '1.1.1',
       category: 'creation',
       executor: 'calendar',
       cost_estimate: 'low',
