@@ -6,7 +6,7 @@
 
 export { RegistryLoadError } from './errors/registry-load-error.js';
 export { ToolcapError } from './errors/toolcap-error.js';
-// executing tool calls: handlers, external --schema tools, MCP server (issue 5)
+// executing tool calls: handlers, external --schema tools, MCP server
 export {
   checkExternalToolSchema,
   type ExternalSchemaProblem,
@@ -83,7 +83,7 @@ export { DIAGNOSTIC_CODES, type DiagnosticCode } from './load/diagnostic-codes.j
 export { formatDiagnostic } from './load/format-diagnostic.js';
 export { DEFAULT_LOAD_LIMITS, type LoadLimits } from './load/limits.js';
 export { type LoadRegistryOptions, loadRegistry } from './load/load-registry.js';
-// migration and schema evolution: import, migrate status, semver diff (issue 6)
+// migration and schema evolution: import, migrate status, semver diff
 export {
   type BuildImportedGroupOptions,
   buildImportedGroup,
@@ -130,7 +130,7 @@ export {
   suggestKeywords,
 } from './migrate/suggest-keywords.js';
 export { toGroupName } from './migrate/to-group-name.js';
-// provider translators, both directions (issue 4)
+// provider translators, both directions
 export {
   type FromProviderOptions,
   fromProvider,
@@ -187,7 +187,7 @@ export {
   Registry,
   type RegistrySettings,
 } from './registry/registry.js';
-// per-turn selection and search (issue 3)
+// per-turn selection and search
 export {
   DEFAULT_FALLBACK_K,
   DEFAULT_FALLBACK_MIN_SCORE,
@@ -217,7 +217,7 @@ export {
   type TextAnalyzerOptions,
 } from './text/text-analyzer.js';
 export { type TextToken, tokenize } from './text/tokenize.js';
-// hot reload (issue 8)
+// hot reload
 export {
   type RegistryChange,
   type RegistryChangeListener,

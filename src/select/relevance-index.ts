@@ -241,10 +241,10 @@ export class RelevanceIndex {
     queryIds: readonly number[],
     weights: readonly number[],
     ranges: readonly number[],
-    docs: readonly number[],
+    docs: ArrayLike<number>,
     from: number,
     to: number,
-    out: number[],
+    out: { [index: number]: number },
   ): void {
     const accumulator = this.#accumulator;
     const postStarts = this.#postStarts;

@@ -1,5 +1,6 @@
 import type { RegisteredTool, Warning } from '../format/types.js';
 import { type AnalyzedTurn, analyzeTurn } from './analyze-turn.js';
+import type { Candidates, Evidence } from './candidates.js';
 import { estimateToolTokens } from './estimate-tokens.js';
 import type { GroupMatch } from './keyword-index.js';
 import { type ResolvedSelectOptions, resolveSelectOptions } from './resolve-select-options.js';
@@ -34,25 +35,6 @@ const HISTORY_QUERY_WEIGHT = 0.5;
 
 const NO_MATCHES: readonly string[] = Object.freeze([]);
 
-/** What brought candidates in: shared by the tools of one group. */
-interface Evidence {
-  matched: readonly string[];
-  typos: readonly TypoMatch[] | undefined;
-  /** A frozen copy of `matched` for new reasons, made once for all the group's tools. */
-  frozenMatched: readonly string[] | undefined;
-}
-
-/** The candidates of one turn, as parallel arrays (one entry per tool, no objects). */
-interface Candidates {
-  tools: number[];
-  strata: number[];
-  /** Index into `evidence`. */
-  evidenceOf: number[];
-  evidence: Evidence[];
-  /** Raw relevance; NaN when the stratum is not ranked. */
-  raw: number[];
-}
-
 /** The ranking query of a turn: term ids, weights, and how many terms no tool contains. */
 interface RankingQuery {
   ids: number[];
@@ -76,12 +58,16 @@ function pushTools(
     typos: typos !== undefined && typos.length > 0 ? typos : undefined,
     frozenMatched: undefined,
   });
-  for (let position = 0; position < tools.length; position++) {
-    candidates.tools.push(tools[position]!);
-    candidates.strata.push(stratum);
-    candidates.evidenceOf.push(evidence);
-    candidates.raw.push(raw);
+  candidates.reserve(tools.length);
+  const { tools: slots, strata, evidenceOf, raw: scores } = candidates;
+  let slot = candidates.count;
+  for (let position = 0; position < tools.length; position++, slot++) {
+    slots[slot] = tools[position]!;
+    strata[slot] = stratum;
+    evidenceOf[slot] = evidence;
+    scores[slot] = raw;
   }
+  candidates.count = slot;
 }
 
 /**
@@ -97,13 +83,28 @@ export function selectTools(
   options: SelectOptions = {},
 ): Selection {
   const settings = resolveSelectOptions(options);
-  const relevance = index.relevance();
   const warnings: Warning[] = [];
   const turn = analyzeTurn(message, index.words());
   if (settings.typoTolerance)
     index.keywords.addTypoAlternatives(turn, (word) => index.analyzer.stem(word));
 
-  const candidates: Candidates = { tools: [], strata: [], evidenceOf: [], evidence: [], raw: [] };
+  const candidates = index.acquireCandidates();
+  try {
+    return selectFrom(index, message, settings, turn, warnings, candidates);
+  } finally {
+    index.releaseCandidates(candidates);
+  }
+}
+
+function selectFrom(
+  index: SelectionIndex,
+  message: string,
+  settings: ResolvedSelectOptions,
+  turn: AnalyzedTurn,
+  warnings: Warning[],
+  candidates: Candidates,
+): Selection {
+  const relevance = index.relevance();
   pushTools(candidates, index.alwaysTools, ALWAYS, NO_MATCHES, undefined, Number.NaN);
   for (const group of index.contextGroups) {
     const matched = evaluateContextGroup(index, group, settings, message, warnings);
@@ -133,7 +134,7 @@ export function selectTools(
 
   // rank keyword and history candidates (only those, never the whole catalog); they form one
   // run of slots, group by group
-  const count = candidates.tools.length;
+  const count = candidates.count;
   let firstRanked = 0;
   while (firstRanked < count && candidates.strata[firstRanked]! < KEYWORD) firstRanked++;
   let endRanked = firstRanked;
@@ -452,7 +453,7 @@ function describeFilterDrop(
     default:
       reason = `latency_estimate ${tool.metadata.latency_estimate} is above maxLatency ${settings.maxLatencyName}`;
   }
-  return { name: tool.name, group: tool.group, code, reason };
+  return Object.freeze({ name: tool.name, group: tool.group, code, reason });
 }
 
 /**
@@ -592,17 +593,11 @@ function applyBudgets(
       message: `the pinned (always) tools take an estimated ${tokens} tokens for ${settings.provider}, above maxTokens ${maxTokens}; they are all kept and nothing else is added. Raise maxTokens or unpin a group`,
     });
   }
-  const overTools = `maxTools ${maxTools} is reached by higher-ranked tools (pinned, context, then matched groups round-robin by relevance); raise maxTools to include it`;
   for (; position < ordered.length; position++) {
     const slot = ordered[position]!;
     const tool = candidates.tools[slot]!;
     if (maxTools !== undefined && count >= maxTools) {
-      dropped.push({
-        name: index.toolNames[tool]!,
-        group: index.toolGroups[tool]!,
-        code: 'OVER_MAX_TOOLS',
-        reason: overTools,
-      });
+      dropped.push(index.overToolsDrop(tool, maxTools));
       continue;
     }
     if (maxTokens !== undefined) {

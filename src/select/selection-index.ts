@@ -8,10 +8,11 @@ import type { ContextCheck } from '../registry/registry.js';
 import { getDefaultTextAnalyzer, type TextAnalyzer } from '../text/text-analyzer.js';
 import { TypoIndex } from '../text/typo-index.js';
 import { WordCache } from './analyze-turn.js';
+import { Candidates } from './candidates.js';
 import { KeywordIndex } from './keyword-index.js';
 import { RelevanceIndex } from './relevance-index.js';
 import { TermVocabulary } from './term-vocabulary.js';
-import type { SelectedTool } from './types.js';
+import type { DroppedTool, SelectedTool } from './types.js';
 
 /** What a registry snapshot hands to selection. */
 export interface SelectionIndexInput {
@@ -87,6 +88,10 @@ export class SelectionIndex {
   // scratch comes from these, grown by doubling
   readonly #scratch: Int32Array[] = [new Int32Array(64), new Int32Array(64)];
   #stamp = 0;
+  #candidates: Candidates | undefined = new Candidates();
+  /** `OVER_MAX_TOOLS` drops by tool for `overToolsLimit` (frozen; reused while it holds). */
+  #overToolsDrops: (DroppedTool | undefined)[] = [];
+  #overToolsLimit = 0;
   #toolIndex: ReadonlyMap<string, number> | undefined;
   #relevance: RelevanceIndex | undefined;
   #words: WordCache | undefined;
@@ -175,6 +180,41 @@ export class SelectionIndex {
       this.#scratch[buffer] = array;
     }
     return array.subarray(0, length);
+  }
+
+  /**
+   * The candidate buffers for one selection, emptied; a re-entrant selection (from a context
+   * check) gets fresh ones. Give them back with `releaseCandidates`.
+   */
+  acquireCandidates(): Candidates {
+    const candidates = this.#candidates ?? new Candidates();
+    this.#candidates = undefined;
+    candidates.reset();
+    return candidates;
+  }
+
+  releaseCandidates(candidates: Candidates): void {
+    candidates.evidence.length = 0;
+    this.#candidates = candidates;
+  }
+
+  /** The `OVER_MAX_TOOLS` drop of `tool` under `maxTools`, made once per tool and limit. */
+  overToolsDrop(tool: number, maxTools: number): DroppedTool {
+    if (maxTools !== this.#overToolsLimit) {
+      this.#overToolsDrops = [];
+      this.#overToolsLimit = maxTools;
+    }
+    let drop = this.#overToolsDrops[tool];
+    if (drop === undefined) {
+      drop = Object.freeze({
+        name: this.toolNames[tool]!,
+        group: this.toolGroups[tool]!,
+        code: 'OVER_MAX_TOOLS',
+        reason: `maxTools ${maxTools} is reached by higher-ranked tools (pinned, context, then matched groups round-robin by relevance); raise maxTools to include it`,
+      });
+      this.#overToolsDrops[tool] = drop;
+    }
+    return drop;
   }
 
   /** A fresh number for per-call memos (see `keyListStamp`). */

@@ -44,6 +44,17 @@ describe('maxTools', () => {
     ]);
   });
 
+  it('names the current maxTools in each drop, whatever the previous turn used', () => {
+    for (const maxTools of [5, 4, 5]) {
+      const { dropped } = registry.select('alpha report beta', { ...ctx, maxTools });
+      expect(dropped.length).toBe(8 - maxTools);
+      for (const drop of dropped) {
+        expect(drop.reason).toContain(`maxTools ${maxTools} is reached`);
+        expect(Object.isFrozen(drop)).toBe(true);
+      }
+    }
+  });
+
   it('shows the budget order with order: "relevance"', () => {
     const selection = registry.select('alpha report beta', {
       ...ctx,

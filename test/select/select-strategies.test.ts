@@ -122,6 +122,29 @@ describe('context strategy', () => {
     expect(selection.warnings[0]).toMatchObject({ code: 'UNKNOWN_CONTEXT_CHECK' });
   });
 
+  it('gives the same answer when a context check selects on the same registry', () => {
+    // the selector reuses per-call buffers; a check that selects again must not corrupt them
+    const groups = [
+      keywordGroup('mail', ['email']),
+      group('admin', { strategy: 'context', context_check: 'nested' }, [tool('ban_user')]),
+      keywordGroup('calendar', ['meeting']),
+    ];
+    let inner: string[] = [];
+    const nested = registryOf(groups, {
+      contextChecks: {
+        nested: () => {
+          inner = nested.select('an email about the meeting').names.slice();
+          return true;
+        },
+      },
+    });
+    const plain = registryOf(groups, { contextChecks: { nested: () => true } });
+    const outer = nested.select('book a meeting', { maxTools: 2 });
+    expect(inner).toEqual(['mail_tool', 'ban_user', 'calendar_tool']);
+    expect(outer.names).toEqual(plain.select('book a meeting', { maxTools: 2 }).names);
+    expect(outer.names).toEqual(['ban_user', 'calendar_tool']);
+  });
+
   it('selects a context group whose tools require nothing (vacuous condition)', () => {
     const open = registryOf([group('misc', { strategy: 'context' }, [tool('ping')])]);
     expect(open.select('hi').tools[0]!.reason).toEqual({ strategy: 'context', matched: [] });

@@ -189,7 +189,7 @@ export function explainReason(reason: SelectionReason): string {
   return reason.score === undefined ? text : `${text} (score ${reason.score})`;
 }
 
-/** The --json shape of issue 3. */
+/** The documented --json shape (README "CLI"). */
 function selectionJson(selection: Selection): Record<string, unknown> {
   return {
     tools: selection.tools.map((tool) => ({
