@@ -705,45 +705,19 @@ function compareBound(
 ): void {
   const oldValue = oldNode[keyword];
   const newValue = newNode[keyword];
-  if (oldValue === undefined && newValue === undefined) return;
-  if (jsonEqual(oldValue, newValue)) return;
-  const subject = label(at, context);
-  const pointer = newValue === undefined ? at.newPointer : `${at.newPointer}/${keyword}`;
-  if (typeof oldValue === 'number' && typeof newValue === 'number') {
+  if (typeof oldValue === 'number' && typeof newValue === 'number' && oldValue !== newValue) {
     const raised = newValue > oldValue;
     const tightened = side === 'lower' ? raised : !raised;
     report(
       context,
       tightened ? 'constraint_tightened' : 'constraint_relaxed',
       tightened ? 'narrowed' : 'widened',
-      pointer,
-      `${subject}: ${keyword} ${raised ? 'raised' : 'lowered'} from ${oldValue} to ${newValue}`,
+      `${at.newPointer}/${keyword}`,
+      `${label(at, context)}: ${keyword} ${raised ? 'raised' : 'lowered'} from ${oldValue} to ${newValue}`,
     );
-  } else if (oldValue === undefined) {
-    report(
-      context,
-      'constraint_tightened',
-      'narrowed',
-      pointer,
-      `${subject}: ${keyword} ${JSON.stringify(newValue)} added`,
-    );
-  } else if (newValue === undefined) {
-    report(
-      context,
-      'constraint_relaxed',
-      'widened',
-      pointer,
-      `${subject}: ${keyword} ${JSON.stringify(oldValue)} removed`,
-    );
-  } else {
-    report(
-      context,
-      'constraint_changed',
-      'changed',
-      pointer,
-      `${subject}: ${keyword} changed from ${JSON.stringify(oldValue)} to ${JSON.stringify(newValue)}`,
-    );
+    return;
   }
+  comparePresence(keyword, oldNode, newNode, at, context);
 }
 
 function compareMultipleOf(
@@ -771,9 +745,12 @@ function compareMultipleOf(
   comparePresence('multipleOf', oldNode, newNode, at, context);
 }
 
-/** Keywords that constrain when present and cannot be ordered when they change. */
+/**
+ * A constraint keyword added (narrows), removed (widens) or changed to a value that cannot be
+ * ordered against the old one.
+ */
 function comparePresence(
-  keyword: 'pattern' | 'format' | 'multipleOf',
+  keyword: string,
   oldNode: Record<string, unknown>,
   newNode: Record<string, unknown>,
   at: Location,

@@ -21,8 +21,6 @@ export class Candidates {
   evidence: Evidence[] = [];
   /** Raw relevance; NaN when the stratum is not ranked. */
   raw = new Float64Array(256);
-  /** True while a selection uses these buffers (a context check may select re-entrantly). */
-  busy = false;
 
   reset(): void {
     this.count = 0;

@@ -189,12 +189,12 @@ export class SelectionIndex {
   acquireCandidates(): Candidates {
     const candidates = this.#candidates ?? new Candidates();
     this.#candidates = undefined;
-    candidates.reset();
     return candidates;
   }
 
+  /** Empties `candidates` (so their evidence can be collected) and keeps them for reuse. */
   releaseCandidates(candidates: Candidates): void {
-    candidates.evidence.length = 0;
+    candidates.reset();
     this.#candidates = candidates;
   }
 

@@ -5,43 +5,14 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createMcpServer, toCallToolResult } from '../../src/execute/create-mcp-server.js';
 import { createRegistry } from '../../src/registry/create-registry.js';
 import { createTestingRegistry } from '../execute/testing-registry.js';
+import { CliIoTransport } from '../helpers/cli-io-transport.js';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** A client transport that talks to `toolcap mcp` running in-process through its CliIo. */
-class CliIoTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
-  readonly #buffer = new ReadBuffer();
-  constructor(private readonly stdin: PassThrough) {}
-  async start(): Promise<void> {}
-  receive(text: string): void {
-    this.#buffer.append(Buffer.from(text));
-    for (
-      let message = this.#buffer.readMessage();
-      message !== null;
-      message = this.#buffer.readMessage()
-    ) {
-      this.onmessage?.(message);
-    }
-  }
-  async send(message: JSONRPCMessage): Promise<void> {
-    this.stdin.write(serializeMessage(message));
-  }
-  async close(): Promise<void> {
-    this.stdin.end();
-    this.onclose?.();
-  }
-}
 
 describe('toolcap mcp (in-process)', () => {
   it('serves tools through CliIo and stops when stdin ends', async () => {

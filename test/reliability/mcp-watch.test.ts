@@ -2,45 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  type JSONRPCMessage,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { CliIoTransport } from '../helpers/cli-io-transport.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
-
-/** A client transport that talks to `toolcap mcp` running in-process through its CliIo. */
-class CliIoTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
-  readonly #buffer = new ReadBuffer();
-  readonly #stdin: PassThrough;
-  constructor(stdin: PassThrough) {
-    this.#stdin = stdin;
-  }
-  async start(): Promise<void> {}
-  receive(text: string): void {
-    this.#buffer.append(Buffer.from(text));
-    for (
-      let message = this.#buffer.readMessage();
-      message !== null;
-      message = this.#buffer.readMessage()
-    ) {
-      this.onmessage?.(message);
-    }
-  }
-  async send(message: JSONRPCMessage): Promise<void> {
-    this.#stdin.write(serializeMessage(message));
-  }
-  async close(): Promise<void> {
-    this.#stdin.end();
-    this.onclose?.();
-  }
-}
 
 function groupText(group: string, tools: string[]): string {
   return JSON.stringify(
