@@ -5,7 +5,9 @@
  */
 export const EXECUTE_ERROR_CODES = {
   INVALID_INPUT:
-    'The input does not match the input_schema; details lists { pointer, message, keyword } per problem.',
+    'The input does not match the input_schema, or is not JSON-serializable; details lists { pointer, message, keyword } per problem, or { reason }.',
+  INPUT_TOO_LARGE:
+    'The input is larger than the input limit (maxInputBytes), in bytes of JSON; nothing was validated or run.',
   MISSING_CONTEXT:
     'A requires_context key is absent or null in the call context and in the services; details.missing lists them.',
   HANDLER_NOT_FOUND:

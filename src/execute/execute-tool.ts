@@ -40,15 +40,17 @@ export async function executeTool(
     const names = registry.list().map((candidate) => candidate.name);
     throw new ToolNotFoundError(String(name), suggestSimilar(String(name), names), names.length);
   }
+  const { settings } = registry;
+  const limits = settings.executionLimits ?? DEFAULT_EXECUTION_LIMITS;
+  const sizeProblem = checkInputSize(tool, input, options.maxInputBytes ?? limits.maxInputBytes);
+  if (sizeProblem !== undefined) return sizeProblem;
   const validation = validateToolInput(tool, input);
   if (!validation.ok) return validation;
 
-  const { settings } = registry;
   const services = collectServices(settings.services, options.services);
   const handlerContext = pickContext(tool, context, services);
   if ('code' in handlerContext) return { ok: false, error: handlerContext };
 
-  const limits = settings.executionLimits ?? DEFAULT_EXECUTION_LIMITS;
   const timeoutMs = chooseTimeout(tool, options, limits);
   const maxOutputBytes = options.maxOutputBytes ?? limits.maxOutputBytes;
   const dataDir = settings.dataDir ?? resolve(DEFAULT_DATA_DIR);
@@ -259,6 +261,41 @@ function toJsonDetails(details: unknown): JsonValue {
 function describeReason(reason: unknown): string {
   if (reason instanceof Error) return reason.message;
   return reason === undefined ? 'aborted' : String(reason);
+}
+
+/**
+ * `INPUT_TOO_LARGE` when the input's JSON is over `maxInputBytes` (UTF-8 bytes), and
+ * `INVALID_INPUT` when it has no JSON form (a BigInt, a cycle); model input always does.
+ */
+function checkInputSize(
+  tool: RegisteredTool,
+  input: unknown,
+  maxInputBytes: number,
+): ExecuteResult | undefined {
+  if (maxInputBytes === Number.POSITIVE_INFINITY || input === undefined || input === null) {
+    return undefined;
+  }
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(input);
+  } catch (error) {
+    // V8's cycle message continues with a path drawing on more lines; the first one says it
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    return failure(
+      'INVALID_INPUT',
+      `The input for tool "${tool.name}" is not JSON-serializable (${reason}); pass plain JSON values (objects, arrays, strings, numbers, booleans, null).`,
+      { reason },
+    );
+  }
+  // a string of n characters takes at most 3n bytes of UTF-8: measure only near the limit
+  if (json === undefined || json.length * 3 <= maxInputBytes) return undefined;
+  const bytes = Buffer.byteLength(json, 'utf8');
+  if (bytes <= maxInputBytes) return undefined;
+  return failure(
+    'INPUT_TOO_LARGE',
+    `The input for tool "${tool.name}" is ${bytes} bytes of JSON, more than the ${maxInputBytes}-byte limit (executionLimits.maxInputBytes). Send a shorter input, e.g. split the content over several calls.`,
+    { bytes, limit: maxInputBytes },
+  );
 }
 
 function failure(code: string, message: string, details: JsonValue): ExecuteResult {

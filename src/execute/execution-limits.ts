@@ -8,6 +8,11 @@ export interface ExecutionLimits {
    * so only a stuck call is cut off. `execute(..., { timeoutMs })` overrides per call.
    */
   timeoutsMs: Readonly<Record<LatencyEstimate, number>>;
+  /**
+   * Largest tool-call input, in bytes of its JSON (`INPUT_TOO_LARGE`, checked before
+   * validation, so a huge model argument never reaches ajv or a handler). Default 1 MiB.
+   */
+  maxInputBytes: number;
   /** Largest handler output (bytes of JSON) or external-tool stdout (`OUTPUT_TOO_LARGE`). Default 1 MiB. */
   maxOutputBytes: number;
   /** Run time of one external tool's `--schema` answer during discovery. Default 5,000 ms. */
@@ -21,6 +26,7 @@ export interface ExecutionLimits {
 /** The defaults; see each field. */
 export const DEFAULT_EXECUTION_LIMITS: Readonly<ExecutionLimits> = Object.freeze({
   timeoutsMs: Object.freeze({ fast: 5_000, medium: 30_000, slow: 120_000 }),
+  maxInputBytes: 1024 * 1024,
   maxOutputBytes: 1024 * 1024,
   discoveryTimeoutMs: 5_000,
   maxSchemaBytes: 256 * 1024,

@@ -36,6 +36,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Run-time limit in ms (`Infinity` for none). Default from `latency_estimate`. */
   timeoutMs?: number;
+  /** Largest input, in bytes of JSON (`Infinity` for none). Default `executionLimits.maxInputBytes`. */
+  maxInputBytes?: number;
   /** Largest output, in bytes of JSON. Default `executionLimits.maxOutputBytes`. */
   maxOutputBytes?: number;
   /** Services for this call only, merged over the registry's services. */

@@ -357,6 +357,77 @@ describe('registry.execute: output', () => {
   });
 });
 
+describe('registry.execute: input size limit', () => {
+  const registry = createTestingRegistry();
+
+  it('rejects an input over the per-call limit before validating or running it', async () => {
+    const input = { title: 'x'.repeat(100) };
+    const bytes = JSON.stringify(input).length;
+    const result = await registry.execute('echo', input, context, { maxInputBytes: 50 });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'INPUT_TOO_LARGE',
+        message: `The input for tool "echo" is ${bytes} bytes of JSON, more than the 50-byte limit (executionLimits.maxInputBytes). Send a shorter input, e.g. split the content over several calls.`,
+        details: { bytes, limit: 50 },
+      },
+    });
+    // too large wins over invalid: the size is checked first
+    expect(
+      await registry.execute('echo', { count: 'x'.repeat(100) }, context, { maxInputBytes: 50 }),
+    ).toMatchObject({ error: { code: 'INPUT_TOO_LARGE' } });
+  });
+
+  it('counts UTF-8 bytes, not characters', async () => {
+    const input = { title: 'é'.repeat(20) }; // 32 characters, 52 bytes of JSON
+    expect(await registry.execute('echo', input, context, { maxInputBytes: 40 })).toMatchObject({
+      error: { code: 'INPUT_TOO_LARGE', details: { bytes: 52, limit: 40 } },
+    });
+    expect(await registry.execute('echo', input, context, { maxInputBytes: 52 })).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it('takes the default from executionLimits.maxInputBytes; Infinity turns it off', async () => {
+    const limited = createTestingRegistry({ executionLimits: { maxInputBytes: 100 } });
+    expect(await limited.execute('echo', { title: 'x'.repeat(200) }, context)).toMatchObject({
+      error: { code: 'INPUT_TOO_LARGE', details: { limit: 100 } },
+    });
+    expect(await limited.execute('echo', { title: 'short' }, context)).toMatchObject({
+      ok: true,
+    });
+    expect(
+      await limited.execute('echo', { title: 'x'.repeat(200) }, context, {
+        maxInputBytes: Number.POSITIVE_INFINITY,
+      }),
+    ).toMatchObject({ ok: true });
+    // 1 MiB by default
+    const big = { title: 'x'.repeat(1024 * 1024) };
+    expect(await registry.execute('echo', big, context)).toMatchObject({
+      error: { code: 'INPUT_TOO_LARGE', details: { limit: 1024 * 1024 } },
+    });
+  });
+
+  it('reports an input that has no JSON form as INVALID_INPUT with the reason', async () => {
+    const cyclic: Record<string, unknown> = { title: 'loop' };
+    cyclic.self = cyclic;
+    const result = await registry.execute('echo', cyclic, context);
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(
+          /^The input for tool "echo" is not JSON-serializable \(.*circular.*\); pass plain JSON values/,
+        ),
+        details: { reason: expect.stringContaining('circular') },
+      },
+    });
+    expect(await registry.execute('echo', { title: 'n', count: 1n }, context)).toMatchObject({
+      error: { code: 'INVALID_INPUT', details: { reason: expect.stringContaining('BigInt') } },
+    });
+  });
+});
+
 describe('registry.execute: handler modules', () => {
   const registry = createTestingRegistry();
 
