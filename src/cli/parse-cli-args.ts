@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { errorMessage } from '../util/error-message.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { CliUsageError } from './cli-usage-error.js';
 
@@ -34,7 +35,7 @@ export function parseCliArgs(
       strict: true,
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     const unknown = /Unknown option '([^']+)'/.exec(message);
     if (unknown !== null) {
       const name = (unknown[1] ?? '').replace(/^-+/, '');

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadRegistry } from '../load/load-registry.js';
 import type { ContextCheck, Registry } from '../registry/registry.js';
+import { errorMessage } from '../util/error-message.js';
 import { CliUsageError } from './cli-usage-error.js';
 import type { CliIo } from './io.js';
 import {
@@ -59,7 +60,7 @@ async function importContextChecks(
     module = (await import(pathToFileURL(resolve(cwd, specifier)).href)) as Record<string, unknown>;
   } catch (error) {
     throw new CliUsageError(
-      `--context-checks ${specifier} could not be imported (${error instanceof Error ? error.message : String(error)})`,
+      `--context-checks ${specifier} could not be imported (${errorMessage(error)})`,
       command,
     );
   }

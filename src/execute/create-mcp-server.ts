@@ -3,6 +3,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { RegisteredTool } from '../format/types.js';
 import { translate } from '../providers/translate.js';
 import type { Registry } from '../registry/registry.js';
+import { errorMessage } from '../util/error-message.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import type { ExecuteResult, ToolContext } from './types.js';
 
@@ -148,7 +149,7 @@ function translateForMcp(
       } catch (error) {
         hidden.push({
           name: tool.name,
-          reason: `cannot be translated for MCP: ${error instanceof Error ? error.message : String(error)}`,
+          reason: `cannot be translated for MCP: ${errorMessage(error)}`,
         });
       }
     }

@@ -6,6 +6,7 @@ import { measureAndFreeze } from '../load/check-schema.js';
 import { DEFAULT_LOAD_LIMITS } from '../load/limits.js';
 import { displayPath } from '../load/load-registry.js';
 import { parseJsonDocument } from '../load/parse-json-document.js';
+import { errorMessage } from '../util/error-message.js';
 import { checkExternalToolSchema } from './check-external-schema.js';
 import { DEFAULT_EXECUTION_LIMITS } from './execution-limits.js';
 import { toolNameFromBinary } from './external-tool-names.js';
@@ -63,7 +64,7 @@ export async function discoverExternalTools(
         code: 'FILE_UNREADABLE',
         file: displayPath(absolute, cwd),
         pointer: '',
-        message: `tools directory ${displayPath(absolute, cwd)} could not be read (${describeError(error)}); check the path (--tools-dir DIR)`,
+        message: `tools directory ${displayPath(absolute, cwd)} could not be read (${errorMessage(error)}); check the path (--tools-dir DIR)`,
       });
       continue;
     }
@@ -209,8 +210,4 @@ async function mapWithConcurrency<T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   return results;
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { JsonValue, RegisteredTool } from '../format/types.js';
 import type { Registry } from '../registry/registry.js';
+import { errorMessage } from '../util/error-message.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution-limits.js';
 import { resolveHandler } from './load-handler.js';
@@ -180,7 +181,7 @@ function handlerFailure(tool: RegisteredTool, error: unknown): ExecuteResult {
   if (ToolError.isInstance(error)) {
     return failure(error.code, error.message, toJsonDetails(error.details));
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const details: Record<string, JsonValue> = {
     name: error instanceof Error ? error.name : typeof error,
   };
@@ -199,7 +200,7 @@ function finishOutput(tool: RegisteredTool, raw: unknown, maxOutputBytes: number
   try {
     json = JSON.stringify(raw === undefined ? null : raw);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return failure(
       'INVALID_OUTPUT',
       `Tool "${tool.name}" returned a value that is not JSON-serializable (${reason}).`,
@@ -280,7 +281,7 @@ function checkInputSize(
     json = JSON.stringify(input);
   } catch (error) {
     // V8's cycle message continues with a path drawing on more lines; the first one says it
-    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+    const reason = errorMessage(error).split('\n')[0]!;
     return failure(
       'INVALID_INPUT',
       `The input for tool "${tool.name}" is not JSON-serializable (${reason}); pass plain JSON values (objects, arrays, strings, numbers, booleans, null).`,

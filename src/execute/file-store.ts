@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { errorMessage } from '../util/error-message.js';
 import { ToolError } from './tool-error.js';
 
 /** Options of `withFileLock`. */
@@ -165,7 +166,7 @@ export async function readJsonFile<T>(path: string, initial: () => T): Promise<T
   } catch (error) {
     throw new ToolError(
       'STORE_CORRUPT',
-      `The store ${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}); restore it from a backup or move it away to start empty.`,
+      `The store ${path} is not valid JSON (${errorMessage(error)}); restore it from a backup or move it away to start empty.`,
       { path },
     );
   }

@@ -2,6 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isValidExecutorName } from '../format/names.js';
+import { errorMessage } from '../util/error-message.js';
 import type { ToolCallError, ToolDispatcher, ToolHandler } from './types.js';
 
 /** A loaded handler module, as far as execute cares. */
@@ -117,7 +118,7 @@ async function importHandler(
     const module = (await import(pathToFileURL(file).href)) as HandlerModule;
     return { module, file };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     const code =
       error !== null && typeof error === 'object' && 'code' in error ? String(error.code) : '';
     return {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { errorMessage } from '../util/error-message.js';
 
 /** Options of `runExecutable`. */
 export interface RunExecutableOptions {
@@ -119,7 +120,7 @@ export function runExecutable(
 }
 
 function spawnError(error: unknown): ExecutableOutcome {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const code =
     error !== null && typeof error === 'object' && 'code' in error ? String(error.code) : 'UNKNOWN';
   return { kind: 'spawn-error', message, code };

@@ -1,4 +1,5 @@
 import type { RegisteredTool } from '../format/types.js';
+import { errorMessage } from '../util/error-message.js';
 import { runExecutable } from './run-executable.js';
 import type { ToolCallError } from './types.js';
 
@@ -75,7 +76,7 @@ export async function runExternalTool(
   try {
     return { output: JSON.parse(text) };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return {
       error: {
         code: 'INVALID_OUTPUT',

@@ -1,6 +1,7 @@
 import type { JsonSchema, RegisteredTool } from '../format/types.js';
 import { removeNullOptionals } from '../providers/remove-null-optionals.js';
 import { type CompiledSchema, compileSchema } from '../schema/compile-schema.js';
+import { errorMessage } from '../util/error-message.js';
 import type { InputProblem, ToolCallError } from './types.js';
 
 /** The outcome of `validateToolInput`. */
@@ -68,7 +69,7 @@ function compileFailure(
   field: 'input_schema' | 'output_schema',
   error: unknown,
 ): { ok: false; error: ToolCallError } {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   return {
     ok: false,
     error: {

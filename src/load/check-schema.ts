@@ -1,5 +1,6 @@
 import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
 import { findCatastrophicBacktracking } from '../schema/find-catastrophic-backtracking.js';
+import { errorMessage } from '../util/error-message.js';
 import type { DiagnosticCode } from './diagnostic-codes.js';
 import type { LoadLimits } from './limits.js';
 import { listNames, quoteValue } from './quote-value.js';
@@ -413,7 +414,7 @@ function checkPattern(pattern: string, pointer: () => string, context: WalkConte
   try {
     new RegExp(pattern, 'u');
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     context.problems.push({
       code: 'INVALID_PATTERN',
       pointer: pointer(),

@@ -11,6 +11,7 @@ import {
   type TextAnalyzer,
   type TextAnalyzerOptions,
 } from '../text/text-analyzer.js';
+import { errorMessage } from '../util/error-message.js';
 import { type LoadLimits, resolveLoadLimits } from './limits.js';
 import { listGroupFiles } from './list-group-files.js';
 import { type JsonDocument, parseJsonDocument } from './parse-json-document.js';
@@ -258,7 +259,7 @@ async function readGroupFile(
     }
     return { text: await handle.readFile('utf8') };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return {
       diagnostic: {
         severity: 'error',

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { JsonValue } from '../format/types.js';
+import { errorMessage } from '../util/error-message.js';
 
 /** A text position, 1-based. */
 export interface TextPosition {
@@ -59,7 +60,7 @@ function describeSyntaxError(
     return { message: first.message, position: positionAt(text, first.offset) };
   }
   // jsonc-parser accepted what JSON.parse rejected (e.g. a nesting depth V8 refuses).
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   return { message: detail, position: { line: 1, column: 1 } };
 }
 

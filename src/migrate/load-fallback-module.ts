@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolcapError } from '../errors/toolcap-error.js';
 import type { FallbackTool } from '../registry/fallback-tools.js';
+import { errorMessage } from '../util/error-message.js';
 
 /**
  * Imports a module of code-defined tools (seed 004 "Migration Notes"): its default export, or
@@ -16,7 +17,7 @@ export async function loadFallbackModule(specifier: string, cwd: string): Promis
   } catch (error) {
     throw new ToolcapError(
       'FALLBACK_MODULE_INVALID',
-      `cannot import ${specifier}: ${error instanceof Error ? error.message : String(error)}`,
+      `cannot import ${specifier}: ${errorMessage(error)}`,
     );
   }
   const candidates: unknown[] = [module.default, module.tools];

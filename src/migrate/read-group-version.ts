@@ -6,6 +6,7 @@ import type { Diagnostic, ToolGroupDefinition } from '../format/types.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from '../load/limits.js';
 import { parseJsonDocument } from '../load/parse-json-document.js';
 import { validateGroupDocument } from '../load/validate-group-file.js';
+import { errorMessage } from '../util/error-message.js';
 
 /** One version of a group file, read and validated for `diffGroups`. */
 export interface GroupVersion {
@@ -33,7 +34,7 @@ export async function readGroupSource(source: string, cwd: string): Promise<stri
   } catch (error) {
     throw new ToolcapError(
       'GROUP_SOURCE_UNREADABLE',
-      `cannot read ${source}: ${error instanceof Error ? error.message : String(error)}; check the path`,
+      `cannot read ${source}: ${errorMessage(error)}; check the path`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { RegisteredTool, Warning } from '../format/types.js';
+import { errorMessage } from '../util/error-message.js';
 import { type AnalyzedTurn, analyzeTurn } from './analyze-turn.js';
 import type { Candidates, Evidence } from './candidates.js';
 import { estimateToolTokens } from './estimate-tokens.js';
@@ -286,7 +287,7 @@ function evaluateContextGroup(
     } catch (error) {
       warnings.push({
         code: 'CONTEXT_CHECK_FAILED',
-        message: `context_check "${checkName}" of group "${definition.group}" threw (${error instanceof Error ? error.message : String(error)}); the group is left out of this turn`,
+        message: `context_check "${checkName}" of group "${definition.group}" threw (${errorMessage(error)}); the group is left out of this turn`,
       });
       return undefined;
     }

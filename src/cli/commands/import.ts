@@ -16,6 +16,7 @@ import {
 } from '../../migrate/import-tool-list.js';
 import { keywordDocument } from '../../migrate/suggest-keywords.js';
 import { toGroupName } from '../../migrate/to-group-name.js';
+import { errorMessage } from '../../util/error-message.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { optionalString, parseCliArgs } from '../parse-cli-args.js';
@@ -222,10 +223,7 @@ async function readInput(file: string, cwd: string): Promise<unknown> {
   try {
     text = await readFile(resolve(cwd, file), 'utf8');
   } catch (error) {
-    throw new ToolcapError(
-      'IMPORT_INVALID_INPUT',
-      `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new ToolcapError('IMPORT_INVALID_INPUT', `cannot read ${file}: ${errorMessage(error)}`);
   }
   const parsed = parseJsonDocument(text);
   if (!parsed.ok) {
