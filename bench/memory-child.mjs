@@ -1,10 +1,12 @@
 /**
- * Run by bench/run.mjs in a fresh process (`node --expose-gc bench/memory-child.mjs DIR MESSAGE`):
- * loads the registry in DIR, collects garbage and prints RSS and heap in bytes as JSON; then
- * runs one select and one search (which build the ranking index) and prints them again.
+ * Run by bench/run.mjs in a fresh process (`node --expose-gc bench/memory-child.mjs DIR MESSAGE
+ * [bare]`): loads the registry in DIR, collects garbage and prints RSS and heap in bytes as JSON;
+ * then runs one select and one search (which build the ranking index) and prints them again.
+ * With `bare`, does only what the load baseline does (fast-glob, readFile, JSON.parse, keeping
+ * the parsed documents) and prints the same figures after it, so the table shows how much of
+ * the RSS any loader of these files pays.
  */
-const [dir, message] = process.argv.slice(2);
-const { loadRegistry } = await import('../dist/src/index.js');
+const [dir, message, mode] = process.argv.slice(2);
 
 function snapshot() {
   globalThis.gc();
@@ -14,11 +16,23 @@ function snapshot() {
 }
 
 const before = snapshot();
-const registry = await loadRegistry({ dirs: [dir] });
-const afterLoad = snapshot();
-registry.select(message, { maxTools: 20 });
-registry.search(message, { k: 10 });
-const afterIndex = snapshot();
-process.stdout.write(
-  `${JSON.stringify({ before, afterLoad, afterIndex, tools: registry.size, diagnostics: registry.diagnostics.length })}\n`,
-);
+if (mode === 'bare') {
+  const { readFile } = await import('node:fs/promises');
+  const { default: fastGlob } = await import('fast-glob');
+  const files = await fastGlob('**/*_tools.json', { cwd: dir, absolute: true });
+  const documents = await Promise.all(
+    files.map(async (file) => JSON.parse(await readFile(file, 'utf8'))),
+  );
+  const afterLoad = snapshot();
+  process.stdout.write(`${JSON.stringify({ before, afterLoad, files: documents.length })}\n`);
+} else {
+  const { loadRegistry } = await import('../dist/src/index.js');
+  const registry = await loadRegistry({ dirs: [dir] });
+  const afterLoad = snapshot();
+  registry.select(message, { maxTools: 20 });
+  registry.search(message, { k: 10 });
+  const afterIndex = snapshot();
+  process.stdout.write(
+    `${JSON.stringify({ before, afterLoad, afterIndex, tools: registry.size, diagnostics: registry.diagnostics.length })}\n`,
+  );
+}

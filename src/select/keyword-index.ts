@@ -9,7 +9,8 @@ import type { TypoMatch } from './types.js';
 interface KeywordPhrase {
   group: number;
   keyword: string;
-  terms: Int32Array;
+  /** A plain array: a typed array per phrase costs ~150 bytes more (its buffer object). */
+  terms: readonly number[];
 }
 
 /** What matched a group in one text. */
@@ -44,7 +45,7 @@ export class KeywordIndex {
       for (const keyword of group.selection.keywords ?? []) {
         const tokens = analyzeKeyword(analyzer, keyword);
         if (tokens.length === 0) continue;
-        const terms = Int32Array.from(tokens, (token) => vocabulary.add(token.term));
+        const terms = tokens.map((token) => vocabulary.add(token.term));
         this.#addPhrase({ group: groupIndex, keyword, terms });
         tokens.forEach((token, position) => {
           this.#words.push({ word: token.word, term: token.term, id: terms[position]! });
@@ -53,7 +54,7 @@ export class KeywordIndex {
           // "pull request" also matches the one-word spelling "pullrequest" / "pull-request"
           const joined = tokens.map((token) => token.word).join('');
           const id = vocabulary.add(analyzer.stem(joined));
-          this.#addPhrase({ group: groupIndex, keyword, terms: Int32Array.of(id) });
+          this.#addPhrase({ group: groupIndex, keyword, terms: [id] });
         }
       }
     });

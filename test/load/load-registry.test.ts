@@ -392,6 +392,28 @@ describe('loadRegistry', () => {
       latency_estimate: 'medium',
     });
     expect(registry.get('do_thing')?.tags).toEqual(['search', 'docs']);
+    expect(Object.isFrozen(registry.get('do_thing')?.tags)).toBe(true);
+    expect(registry.diagnostics).toEqual([]);
+  });
+
+  it('keeps normalized tags frozen whether or not normalizing changed them', async () => {
+    const dir = createTempDir({
+      'plain_tools.json': makeGroup('plain', {
+        tools: [
+          makeTool({ name: 'clean', tags: ['search', 'docs'] }),
+          makeTool({ name: 'messy', tags: ['Web Search', 'search', 'web-search'] }),
+        ],
+      }),
+    });
+    const registry = await loadRegistry({ dirs: ['.'], cwd: dir });
+    expect(registry.get('clean')?.tags).toEqual(['search', 'docs']);
+    expect(registry.get('messy')?.tags).toEqual(['web-search', 'search']);
+    for (const name of ['clean', 'messy']) {
+      const tags = registry.get(name)?.tags as string[];
+      expect(Object.isFrozen(tags)).toBe(true);
+      expect(() => tags.push('more')).toThrow(TypeError);
+    }
+    expect(codes(registry)).toEqual(['TAGS_NORMALIZED']);
   });
 
   it('checks output_schema too', async () => {
