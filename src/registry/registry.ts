@@ -134,7 +134,8 @@ export class Registry {
   /**
    * Validates `group` like a group file and returns a NEW registry that includes it (this
    * snapshot is unchanged). Throws a `RegistryLoadError` listing the diagnostics when the group
-   * is invalid, already registered, or reuses a tool name.
+   * is invalid, already registered, or reuses a tool name. The new snapshot holds `group`'s
+   * own schemas, tags and examples, frozen in place: pass a copy if you keep changing yours.
    */
   register(group: unknown): Registry {
     return registerGroup(this, group);

@@ -116,6 +116,22 @@ describe('Registry.register', () => {
     ).toThrow(/DUPLICATE_TOOL tool "alpha_tool" is already defined by group "alpha"/);
   });
 
+  it("takes the registered group into the snapshot, frozen; a copy keeps the caller's object free", () => {
+    const tool = makeTool({ name: 'owned', tags: ['search'] });
+    const registered = createRegistry().register(makeGroup('owned', { tools: [tool] }));
+    expect(registered.get('owned')?.input_schema).toBe(tool.input_schema);
+    expect(registered.get('owned')?.tags).toBe(tool.tags);
+    expect(Object.isFrozen(tool.input_schema)).toBe(true);
+    expect(Object.isFrozen(tool.tags)).toBe(true);
+
+    const mine = makeTool({ name: 'mine', tags: ['search'] });
+    const copied = createRegistry().register(structuredClone(makeGroup('mine', { tools: [mine] })));
+    expect(copied.get('mine')?.tags).toEqual(['search']);
+    expect(Object.isFrozen(mine.input_schema)).toBe(false);
+    (mine.tags as string[]).push('changed');
+    expect(copied.get('mine')?.tags).toEqual(['search']);
+  });
+
   it('checks context_check names against the registered predicates', () => {
     const registry = createRegistry({ contextChecks: { has_project: () => true } });
     expect(() =>
