@@ -2,8 +2,8 @@
  * Run by bench/run.mjs in a fresh process (`node --expose-gc bench/memory-child.mjs DIR MESSAGE
  * [bare]`): loads the registry in DIR, collects garbage and prints RSS and heap in bytes as JSON;
  * then runs one select and one search (which build the ranking index) and prints them again.
- * With `bare`, does only what the load baseline does (fast-glob, readFile, JSON.parse, keeping
- * the parsed documents) and prints the same figures after it, so the table shows how much of
+ * With `bare`, does only the load baseline (`bare-load.mjs`: fast-glob, readFile, JSON.parse,
+ * keeping the parsed documents) and prints the same figures after it, so the table shows how much of
  * the RSS any loader of these files pays.
  */
 const [dir, message, mode] = process.argv.slice(2);
@@ -17,12 +17,8 @@ function snapshot() {
 
 const before = snapshot();
 if (mode === 'bare') {
-  const { readFile } = await import('node:fs/promises');
-  const { default: fastGlob } = await import('fast-glob');
-  const files = await fastGlob('**/*_tools.json', { cwd: dir, absolute: true });
-  const documents = await Promise.all(
-    files.map(async (file) => JSON.parse(await readFile(file, 'utf8'))),
-  );
+  const { bareLoad } = await import('./bare-load.mjs');
+  const documents = await bareLoad(dir);
   const afterLoad = snapshot();
   process.stdout.write(`${JSON.stringify({ before, afterLoad, files: documents.length })}\n`);
 } else {

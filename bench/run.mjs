@@ -12,15 +12,15 @@
  * See docs/performance.md for how to read the table.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import fastGlob from 'fast-glob';
 import MiniSearch from 'minisearch';
 import { readToolE } from '../eval/datasets.mjs';
+import { bareLoad } from './bare-load.mjs';
 import { exampleInput } from './example-input.mjs';
 import {
   collectGarbage,
@@ -104,10 +104,7 @@ try {
     for (let repeat = 0; repeat < repeats + 1; repeat++) {
       collectGarbage();
       let start = performance.now();
-      const files = await fastGlob('**/*_tools.json', { cwd: dir, absolute: true });
-      const documents = await Promise.all(
-        files.map(async (file) => JSON.parse(await readFile(file, 'utf8'))),
-      );
+      const documents = await bareLoad(dir);
       const bareTime = performance.now() - start;
       if (documents.length === 0) throw new Error('no files');
       collectGarbage();
