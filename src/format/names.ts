@@ -31,6 +31,8 @@ export function groupNameFromFileName(fileName: string): string | undefined {
 
 const MAX_TAG_LENGTH = 64;
 const MAX_TAG_COUNT = 20;
+/** A tag that normalizing leaves unchanged. */
+const NORMAL_TAG = /^[a-z0-9\-_.]{1,64}$/;
 
 /**
  * Normalizes tags as toolfoundation does (seed 001), folding diacritics first: lowercased and trimmed, whitespace
@@ -41,15 +43,18 @@ export function normalizeTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();
   const normalized: string[] = [];
   for (const tag of tags) {
-    const cleaned = tag
-      .normalize('NFKD')
-      // fold diacritics (é → e) before dropping what is not allowed
-      .replace(/\p{M}+/gu, '')
-      .trim()
-      .toLowerCase()
-      .replace(/\s+/g, '-')
-      .replace(/[^a-z0-9\-_.]/g, '')
-      .slice(0, MAX_TAG_LENGTH);
+    // most tags are already normal: keep them without building five intermediate strings
+    const cleaned = NORMAL_TAG.test(tag)
+      ? tag
+      : tag
+          .normalize('NFKD')
+          // fold diacritics (é → e) before dropping what is not allowed
+          .replace(/\p{M}+/gu, '')
+          .trim()
+          .toLowerCase()
+          .replace(/\s+/g, '-')
+          .replace(/[^a-z0-9\-_.]/g, '')
+          .slice(0, MAX_TAG_LENGTH);
     if (cleaned === '' || seen.has(cleaned)) continue;
     seen.add(cleaned);
     normalized.push(cleaned);

@@ -37,13 +37,49 @@ export function schemaDialect(schema: unknown): SchemaDialect | undefined {
   return undefined;
 }
 
-interface Entry {
-  value: unknown;
-  depth: number;
-  parent: Entry | undefined;
-  key: string;
+/** Stack marker of a leaf (not an object or array): only its count matters. */
+const LEAF = -1;
+
+/**
+ * The buffers of `measureAndFreeze`, reused from call to call (it runs on every schema at load
+ * time): one record per object or array (value, depth, parent record, key) and a stack of record
+ * numbers, so the walk allocates nothing per node. Positions are written, never pushed and
+ * popped: popping lets V8 trim an array's store and the next push reallocate it.
+ */
+class FreezeWalk {
+  values: unknown[] = [];
+  depths: number[] = [];
+  parents: number[] = [];
+  keys: (string | number)[] = [];
+  stack: number[] = [];
+  count = 0;
+
+  add(child: unknown, depth: number, parent: number, key: string | number): number {
+    if (child === null || typeof child !== 'object') return LEAF;
+    const record = this.count++;
+    this.values[record] = child;
+    this.depths[record] = depth;
+    this.parents[record] = parent;
+    this.keys[record] = key;
+    return record;
+  }
+
+  pointer(record: number): string {
+    const tokens: string[] = [];
+    for (let cursor = record; this.parents[cursor] !== LEAF; cursor = this.parents[cursor]!) {
+      tokens.push(escapePointerToken(String(this.keys[cursor])));
+    }
+    return tokens.length === 0 ? '' : `/${tokens.reverse().join('/')}`;
+  }
+
+  /** Drops the references to the walked values. */
+  clear(): void {
+    this.values.fill(undefined, 0, this.count);
+    this.count = 0;
+  }
 }
-const LEAF: Entry = Object.freeze({ value: undefined, depth: 0, parent: undefined, key: '' });
+
+let idleWalk: FreezeWalk | undefined = new FreezeWalk();
 
 /**
  * Measures nesting depth and node count without recursion (a 5,000-deep schema must fail
@@ -54,10 +90,28 @@ export function measureAndFreeze(
   value: unknown,
   limits: Pick<LoadLimits, 'maxSchemaDepth' | 'maxSchemaNodes'>,
 ): SchemaProblem | undefined {
-  const stack: Entry[] = [{ value, depth: 0, parent: undefined, key: '' }];
+  // a re-entrant call (a Proxy's trap measuring another value) gets its own buffers
+  const walk = idleWalk ?? new FreezeWalk();
+  idleWalk = undefined;
+  try {
+    return measureAndFreezeWith(walk, value, limits);
+  } finally {
+    walk.clear();
+    idleWalk = walk;
+  }
+}
+
+function measureAndFreezeWith(
+  walk: FreezeWalk,
+  value: unknown,
+  limits: Pick<LoadLimits, 'maxSchemaDepth' | 'maxSchemaNodes'>,
+): SchemaProblem | undefined {
+  const { stack } = walk;
+  stack[0] = walk.add(value, 0, LEAF, '');
+  let top = 1;
   let nodes = 0;
-  while (stack.length > 0) {
-    const entry = stack.pop()!;
+  while (top > 0) {
+    const record = stack[--top]!;
     nodes++;
     if (nodes > limits.maxSchemaNodes) {
       return {
@@ -66,50 +120,36 @@ export function measureAndFreeze(
         message: `schema has more than ${limits.maxSchemaNodes} JSON nodes (limits.maxSchemaNodes); split the tool or simplify its schema`,
       };
     }
-    const current = entry.value;
-    if (current === null || typeof current !== 'object') continue;
-    if (entry.depth >= limits.maxSchemaDepth) {
+    if (record === LEAF) continue;
+    const current = walk.values[record] as object;
+    const depth = walk.depths[record]!;
+    if (depth >= limits.maxSchemaDepth) {
       return {
         code: 'SCHEMA_TOO_DEEP',
-        pointer: entryPointer(entry),
+        pointer: walk.pointer(record),
         message: `schema nests deeper than ${limits.maxSchemaDepth} levels (limits.maxSchemaDepth); flatten it or use $defs with $ref`,
       };
     }
     Object.freeze(current);
-    // leaves (most nodes) share one entry: only their count matters
+    // children pushed last to first, so they are visited in document order
     if (Array.isArray(current)) {
       for (let index = current.length - 1; index >= 0; index--) {
-        const child: unknown = current[index];
-        stack.push(
-          child !== null && typeof child === 'object'
-            ? { value: child, depth: entry.depth + 1, parent: entry, key: String(index) }
-            : LEAF,
-        );
+        stack[top++] = walk.add(current[index], depth + 1, record, index);
       }
     } else {
-      for (const key of Object.keys(current)) {
-        const child = (current as Record<string, unknown>)[key];
-        stack.push(
-          child !== null && typeof child === 'object'
-            ? { value: child, depth: entry.depth + 1, parent: entry, key }
-            : LEAF,
-        );
+      const first = top;
+      for (const key in current) {
+        if (!Object.hasOwn(current, key)) continue;
+        stack[top++] = walk.add((current as Record<string, unknown>)[key], depth + 1, record, key);
+      }
+      for (let low = first, high = top - 1; low < high; low++, high--) {
+        const swap = stack[low]!;
+        stack[low] = stack[high]!;
+        stack[high] = swap;
       }
     }
   }
   return undefined;
-
-  function entryPointer(entry: Entry): string {
-    const tokens: string[] = [];
-    for (
-      let cursor: Entry | undefined = entry;
-      cursor?.parent !== undefined;
-      cursor = cursor.parent
-    ) {
-      tokens.push(escapePointerToken(cursor.key));
-    }
-    return tokens.length === 0 ? '' : `/${tokens.reverse().join('/')}`;
-  }
 }
 
 /** Keywords that make a property schema typed without `type`. */
@@ -143,9 +183,15 @@ interface WalkContext {
   problems: SchemaProblem[];
   limits: Pick<LoadLimits, 'maxPatternLength'>;
   refs: { pointer: string; ref: string }[];
-  anchors: Set<string>;
-  /** Unescaped tokens of the node being walked; pointers are only built for problems. */
+  /** `$anchor` names, created at the first one. */
+  anchors: Set<string> | undefined;
+  /**
+   * Unescaped tokens of the node being walked, `path[0..depth)`; pointers are only built for
+   * problems. The array only grows: shrinking it (`length -=`, `pop`) lets V8 trim its store,
+   * and the next push reallocates it, which was most of this walk's allocation.
+   */
   path: string[];
+  depth: number;
 }
 
 /** The `properties` maps a `required` list may name: a schema's own, then its enclosing ones. */
@@ -169,8 +215,9 @@ export function checkSchema(
     problems: [],
     limits,
     refs: [],
-    anchors: new Set(),
+    anchors: undefined,
     path: [],
+    depth: 0,
   };
   walk(schema, context, undefined);
   for (const { pointer, ref } of context.refs) checkRef(ref, pointer, context);
@@ -180,21 +227,32 @@ export function checkSchema(
 /** The pointer of the current node, plus `extra` tokens. */
 function pointerOf(context: WalkContext, ...extra: (string | number)[]): string {
   let pointer = '';
-  for (const token of context.path) pointer += `/${escapePointerToken(token)}`;
+  for (let index = 0; index < context.depth; index++) {
+    pointer += `/${escapePointerToken(context.path[index]!)}`;
+  }
   for (const token of extra) pointer += `/${escapePointerToken(String(token))}`;
   return pointer;
 }
 
-/** Walks `node` under the path tokens `tokens` (pushed for the call, popped after). */
+/**
+ * Walks `node` under the path token `token` (and `index`, for array members), pushed for the
+ * call and popped after. Fixed parameters, not a rest array: this runs for most subschemas.
+ */
 function walkChild(
   node: unknown,
   context: WalkContext,
   scope: PropertyScope | undefined,
-  ...tokens: string[]
+  token: string,
+  index?: string,
 ): void {
-  context.path.push(...tokens);
+  enter(context, token);
+  if (index !== undefined) enter(context, index);
   walk(node, context, scope);
-  context.path.length -= tokens.length;
+  context.depth -= index === undefined ? 1 : 2;
+}
+
+function enter(context: WalkContext, token: string): void {
+  context.path[context.depth++] = token;
 }
 
 function isDefined(name: string, scope: PropertyScope | undefined): boolean {
@@ -220,9 +278,11 @@ function walk(node: unknown, context: WalkContext, enclosing: PropertyScope | un
   const scope: PropertyScope | undefined =
     ownProperties === undefined ? enclosing : { properties: ownProperties, parent: enclosing };
 
-  if (Array.isArray(schema.required)) {
-    schema.required.forEach((name, index) => {
-      if (typeof name !== 'string') return;
+  const required = schema.required;
+  if (Array.isArray(required)) {
+    for (let index = 0; index < required.length; index++) {
+      const name: unknown = required[index];
+      if (typeof name !== 'string') continue;
       if (scope !== undefined && !isDefined(name, scope)) {
         const names = definedNames(scope);
         const defined = names.length > 0 ? listNames(names) : 'none';
@@ -238,7 +298,7 @@ function walk(node: unknown, context: WalkContext, enclosing: PropertyScope | un
           message: `required lists ${quoteValue(name)} but this object schema has no properties; define ${quoteValue(name)} under properties`,
         });
       }
-    });
+    }
   }
 
   if (
@@ -270,11 +330,13 @@ function walk(node: unknown, context: WalkContext, enclosing: PropertyScope | un
         }
         break;
       case '$anchor':
-        if (typeof value === 'string') context.anchors.add(value);
+        if (typeof value === 'string') {
+          context.anchors ??= new Set();
+          context.anchors.add(value);
+        }
         break;
       case 'pattern':
-        if (typeof value === 'string')
-          checkPattern(value, () => pointerOf(context, 'pattern'), context);
+        if (typeof value === 'string') checkPattern(value, context, 'pattern');
         break;
       case 'properties':
       case 'patternProperties':
@@ -304,21 +366,21 @@ function walk(node: unknown, context: WalkContext, enclosing: PropertyScope | un
       case 'prefixItems':
         if (Array.isArray(value)) {
           const branchScope = keyword === 'prefixItems' ? undefined : scope;
-          value.forEach((branch, index) => {
-            walkChild(branch, context, branchScope, keyword, String(index));
-          });
+          for (let index = 0; index < value.length; index++) {
+            walkChild(value[index], context, branchScope, keyword, String(index));
+          }
         }
         break;
       case 'items':
         if (Array.isArray(value)) {
-          value.forEach((item, index) => {
-            walkChild(item, context, undefined, 'items', String(index));
-          });
+          for (let index = 0; index < value.length; index++) {
+            walkChild(value[index], context, undefined, 'items', String(index));
+          }
         } else {
-          context.path.push('items');
+          enter(context, 'items');
           checkTyped(value, undefined, context);
           walk(value, context, undefined);
-          context.path.length -= 1;
+          context.depth -= 1;
         }
         break;
       case 'dependencies':
@@ -344,14 +406,17 @@ function walkSchemaMap(keyword: string, map: Record<string, unknown>, context: W
       });
     }
   }
-  for (const name of Object.keys(map)) {
+  // for-in, not Object.keys: no key array per map (this runs for every properties map at load)
+  for (const name in map) {
+    if (!Object.hasOwn(map, name)) continue;
     if (keyword === 'patternProperties') {
-      checkPattern(name, () => pointerOf(context, 'patternProperties', name), context);
+      checkPattern(name, context, 'patternProperties', name);
     }
-    context.path.push(keyword, name);
+    enter(context, keyword);
+    enter(context, name);
     if (keyword === 'properties') checkTyped(map[name], name, context);
     walk(map[name], context, undefined);
-    context.path.length -= 2;
+    context.depth -= 2;
   }
 }
 
@@ -401,8 +466,13 @@ function jsonTypeOf(value: unknown): string {
   return typeof value;
 }
 
-/** `pointer` is computed only when there is a problem. */
-function checkPattern(pattern: string, pointer: () => string, context: WalkContext): void {
+/**
+ * Checks a `pattern` (or a `patternProperties` name) of the node being walked, found under the
+ * tokens `token` (and `name`); the pointer is built only when there is a problem.
+ */
+function checkPattern(pattern: string, context: WalkContext, token: string, name?: string): void {
+  const pointer = () =>
+    name === undefined ? pointerOf(context, token) : pointerOf(context, token, name);
   if (pattern.length > context.limits.maxPatternLength) {
     context.problems.push({
       code: 'INVALID_PATTERN',
@@ -442,7 +512,7 @@ function checkRef(ref: string, pointer: string, context: WalkContext): void {
   const fragment = ref.slice(1);
   if (fragment === '') return;
   if (!fragment.startsWith('/')) {
-    if (!context.anchors.has(decodeURIComponentSafe(fragment))) {
+    if (context.anchors?.has(decodeURIComponentSafe(fragment)) !== true) {
       context.problems.push({
         code: 'REF_NOT_FOUND',
         pointer,

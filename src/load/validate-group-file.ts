@@ -278,6 +278,10 @@ function checkGroupSemantics(
   }
 }
 
+// module constants: array literals in the function would be allocated for every tool
+const MEASURED_FIELDS = ['input_schema', 'output_schema', 'examples'] as const;
+const SCHEMA_FIELDS = ['input_schema', 'output_schema'] as const;
+
 function validateToolEntry(
   rawTool: unknown,
   pointer: string,
@@ -296,7 +300,7 @@ function validateToolEntry(
   }
   const tool = rawTool as Record<string, unknown>;
   // bound the recursion of everything that walks schemas before anything walks them
-  for (const field of ['input_schema', 'output_schema', 'examples'] as const) {
+  for (const field of MEASURED_FIELDS) {
     if (!Object.hasOwn(tool, field)) continue;
     const problem = measureAndFreeze(tool[field], limits);
     if (problem !== undefined) {
@@ -316,11 +320,10 @@ function validateToolEntry(
   // the schema rules run even when the structure failed, so one pass reports every problem
   const inputSchema = tool.input_schema as JsonSchema;
   const outputSchema = tool.output_schema as JsonSchema | undefined;
-  const reported = new Set(problems.map((problem) => problem.pointer));
-  for (const [field, schema] of [
-    ['input_schema', inputSchema],
-    ['output_schema', outputSchema],
-  ] as const) {
+  const reported =
+    problems.length === 0 ? undefined : new Set(problems.map((problem) => problem.pointer));
+  for (const field of SCHEMA_FIELDS) {
+    const schema = tool[field] as JsonSchema | undefined;
     if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) continue;
     if (schemaDialect(schema) === undefined) {
       problems.push({
@@ -332,7 +335,7 @@ function validateToolEntry(
       continue;
     }
     for (const problem of checkSchema(schema, limits)) {
-      if (reported.has(`${pointer}/${field}${problem.pointer}`)) continue;
+      if (reported?.has(`${pointer}/${field}${problem.pointer}`) === true) continue;
       problems.push({
         severity: 'error',
         code: problem.code,

@@ -118,6 +118,19 @@ describe('measureAndFreeze', () => {
       )?.code,
     ).toBe('SCHEMA_TOO_LARGE');
   });
+
+  it('reports the first too-deep node in document order, with an escaped pointer', () => {
+    const limits = { maxSchemaDepth: 3, maxSchemaNodes: 100 };
+    const schema = { a: 1, 'x/y~': [{ deep: { deeper: 1 } }], z: { b: { c: { d: 1 } } } };
+    expect(measureAndFreeze(schema, limits)).toMatchObject({
+      code: 'SCHEMA_TOO_DEEP',
+      pointer: '/x~1y~0/0/deep',
+    });
+    // the buffers reused between calls start clean after a failure
+    expect(measureAndFreeze({ z: { b: 1 } }, limits)).toBeUndefined();
+    expect(measureAndFreeze({ z: { b: { c: { d: 1 } } } }, limits)?.pointer).toBe('/z/b/c');
+    expect(measureAndFreeze(7, limits)).toBeUndefined();
+  });
 });
 
 describe('schemaDialect', () => {
