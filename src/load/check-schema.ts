@@ -91,23 +91,23 @@ export function measureAndFreeze(
   limits: Pick<LoadLimits, 'maxSchemaDepth' | 'maxSchemaNodes'>,
 ): SchemaProblem | undefined {
   // a re-entrant call (a Proxy's trap measuring another value) gets its own buffers
-  const walk = idleWalk ?? new FreezeWalk();
+  const buffers = idleWalk ?? new FreezeWalk();
   idleWalk = undefined;
   try {
-    return measureAndFreezeWith(walk, value, limits);
+    return measureAndFreezeWith(buffers, value, limits);
   } finally {
-    walk.clear();
-    idleWalk = walk;
+    buffers.clear();
+    idleWalk = buffers;
   }
 }
 
 function measureAndFreezeWith(
-  walk: FreezeWalk,
+  buffers: FreezeWalk,
   value: unknown,
   limits: Pick<LoadLimits, 'maxSchemaDepth' | 'maxSchemaNodes'>,
 ): SchemaProblem | undefined {
-  const { stack } = walk;
-  stack[0] = walk.add(value, 0, LEAF, '');
+  const { stack } = buffers;
+  stack[0] = buffers.add(value, 0, LEAF, '');
   let top = 1;
   let nodes = 0;
   while (top > 0) {
@@ -121,12 +121,12 @@ function measureAndFreezeWith(
       };
     }
     if (record === LEAF) continue;
-    const current = walk.values[record] as object;
-    const depth = walk.depths[record]!;
+    const current = buffers.values[record] as object;
+    const depth = buffers.depths[record]!;
     if (depth >= limits.maxSchemaDepth) {
       return {
         code: 'SCHEMA_TOO_DEEP',
-        pointer: walk.pointer(record),
+        pointer: buffers.pointer(record),
         message: `schema nests deeper than ${limits.maxSchemaDepth} levels (limits.maxSchemaDepth); flatten it or use $defs with $ref`,
       };
     }
@@ -134,13 +134,18 @@ function measureAndFreezeWith(
     // children pushed last to first, so they are visited in document order
     if (Array.isArray(current)) {
       for (let index = current.length - 1; index >= 0; index--) {
-        stack[top++] = walk.add(current[index], depth + 1, record, index);
+        stack[top++] = buffers.add(current[index], depth + 1, record, index);
       }
     } else {
       const first = top;
       for (const key in current) {
         if (!Object.hasOwn(current, key)) continue;
-        stack[top++] = walk.add((current as Record<string, unknown>)[key], depth + 1, record, key);
+        stack[top++] = buffers.add(
+          (current as Record<string, unknown>)[key],
+          depth + 1,
+          record,
+          key,
+        );
       }
       for (let low = first, high = top - 1; low < high; low++, high--) {
         const swap = stack[low]!;
