@@ -4,6 +4,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateGroupHeader, validateTool } from '../../src/format/generated/group-validators.js';
+import { measureAndFreeze } from '../../src/load/check-schema.js';
+import { DEFAULT_LOAD_LIMITS } from '../../src/load/limits.js';
 import { assertProperty } from '../reliability/fuzz-settings.js';
 import {
   type GeneratedFile,
@@ -42,8 +44,23 @@ function outcome(validate: Validate | ValidateFunction, data: unknown) {
   return { valid, errors };
 }
 
+/**
+ * Whether the loader would hand `tool` to the validator: it measures a tool's schemas and
+ * examples first (validate-group-file.ts), so neither validator ever sees one nested deeper than
+ * maxSchemaDepth. Both recurse per level and may overflow the stack past that, at different
+ * depths.
+ */
+function reachesValidator(tool: unknown): boolean {
+  if (tool === null || typeof tool !== 'object') return true;
+  return ['input_schema', 'output_schema', 'examples'].every(
+    (field) =>
+      !Object.hasOwn(tool, field) ||
+      measureAndFreeze((tool as Record<string, unknown>)[field], DEFAULT_LOAD_LIMITS) === undefined,
+  );
+}
+
 /** Compares both validators on a parsed group document: its header and each tool entry. */
-function expectSameOutcomes(document: unknown): void {
+function expectSameOutcomes(document: unknown): number {
   expect(outcome(validateGroupHeader as Validate, document)).toEqual(
     outcome(referenceHeader, document),
   );
@@ -51,10 +68,14 @@ function expectSameOutcomes(document: unknown): void {
     document !== null && typeof document === 'object' && 'tools' in document
       ? (document as { tools: unknown }).tools
       : undefined;
-  if (!Array.isArray(tools)) return;
+  if (!Array.isArray(tools)) return 0;
+  let compared = 0;
   for (const tool of tools) {
+    if (!reachesValidator(tool)) continue;
     expect(outcome(validateTool as Validate, tool)).toEqual(outcome(referenceTool, tool));
+    compared++;
   }
+  return compared;
 }
 
 function parse(file: GeneratedFile): unknown {
@@ -104,6 +125,25 @@ describe('generated group validators', () => {
     expect(ours.valid).toBe(false);
     expect(ours).toEqual(outcome(referenceTool, tool));
     expect(ours.errors.join('\n')).toContain('/input_schema/properties/count/minimum type');
+  });
+
+  it("agree on a schema nested to the loader's depth limit without overflowing", () => {
+    let schema: Record<string, unknown> = { type: 'string', minLength: 'one' };
+    // the root is depth 0 and each wrapper adds two levels (properties, then the property)
+    for (let depth = 2; depth < DEFAULT_LOAD_LIMITS.maxSchemaDepth; depth += 2) {
+      schema = { type: 'object', properties: { inner: schema } };
+    }
+    const tool = {
+      name: 'deep',
+      description: 'A tool whose input schema nests as deep as the loader allows.',
+      input_schema: schema,
+      metadata: { executor: 'deep' },
+    };
+    expect(reachesValidator(tool)).toBe(true);
+    const ours = outcome(validateTool as Validate, tool);
+    expect(ours.valid).toBe(false);
+    expect(ours).toEqual(outcome(referenceTool, tool));
+    expect(ours.errors.join('\n')).toMatch(/\/inner\/minLength type/);
   });
 
   it('give the same verdicts and errors as Ajv2020 on mutated and group-shaped files', async () => {
