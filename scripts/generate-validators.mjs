@@ -13,6 +13,74 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const schemaPath = join(root, 'schemas/tool-group.schema.json');
 const outputPath = join(root, 'src/format/generated/group-validators.ts');
 
+/**
+ * The keywords of the fast tool validator's schemas: those real tool schemas use (counted over
+ * the 527 LiveMCPBench tools and the BFCL functions: type, title, description, default,
+ * properties, required, anyOf, $schema, additionalProperties, items, enum, const, bounds...).
+ */
+const FAST_SCHEMA_KEYWORDS = [
+  '$schema',
+  '$id',
+  '$ref',
+  '$defs',
+  '$comment',
+  'definitions',
+  'type',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'enum',
+  'const',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+];
+
+/**
+ * The tool schema with its two meta-schemas narrowed to FAST_SCHEMA_KEYWORDS and closed
+ * (`additionalProperties: false`), every kept keyword checked exactly as in the full schema.
+ * What it accepts, the full schema accepts, so the loader runs the full validator (and reports
+ * its errors) only for a tool the fast one rejects. ajv's code for the full meta-schema tests
+ * every one of its ~60 keywords on every subschema (`data.$id !== undefined`, ...); this one
+ * tests 39 plus one loop over the subschema's own keys: ~30% less validation time.
+ */
+function fastToolSchema(body) {
+  const fast = structuredClone(body);
+  fast.$id = `${body.$id.replace(/\.json$/, '')}.fast.json`;
+  for (const name of ['schema2020', 'schemaDraft07']) {
+    const metaSchema = fast.$defs[name];
+    for (const keyword of Object.keys(metaSchema.properties)) {
+      if (!FAST_SCHEMA_KEYWORDS.includes(keyword)) delete metaSchema.properties[keyword];
+    }
+    metaSchema.additionalProperties = false;
+  }
+  return fast;
+}
+
 export function generateValidatorSource() {
   const schema = JSON.parse(readFileSync(schemaPath, 'utf8'));
   // compiled with ajv's base (draft-07) class, the file's $schema left out: the group schema
@@ -29,10 +97,13 @@ export function generateValidatorSource() {
     code: { source: true, esm: true, lines: false },
   });
   ajv.addSchema(body);
+  const fast = fastToolSchema(body);
+  ajv.addSchema(fast);
   const id = schema.$id;
   const code = standaloneCode(ajv, {
     validateGroupHeader: `${id}#/$defs/groupHeader`,
     validateTool: `${id}#/$defs/tool`,
+    validateToolFast: `${fast.$id}#/$defs/tool`,
   });
   // ajv's ESM output still calls require() for its runtime helpers (ucs2length, equal);
   // a module-local require works the same in Node and in vitest

@@ -1,5 +1,9 @@
 import valid from 'semver/functions/valid.js';
-import { validateGroupHeader, validateTool } from '../format/generated/group-validators.js';
+import {
+  validateGroupHeader,
+  validateTool,
+  validateToolFast,
+} from '../format/generated/group-validators.js';
 import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
 import { groupNameFromFileName, normalizeTags } from '../format/names.js';
 import type {
@@ -314,7 +318,10 @@ function validateToolEntry(
     }
   }
 
-  runValidator(validateTool as Validator, tool, pointer, 'tool', problems);
+  // the fast validator accepts a subset of what the full one accepts (schemas with the common
+  // keywords only); the full one runs, and explains, whenever the fast one says no
+  if (!validateToolFast(tool))
+    runValidator(validateTool as Validator, tool, pointer, 'tool', problems);
   const structureFailed = problems.some((problem) => problem.severity === 'error');
 
   // the schema rules run even when the structure failed, so one pass reports every problem

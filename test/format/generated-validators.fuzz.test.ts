@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateGroupHeader, validateTool } from '../../src/format/generated/group-validators.js';
+import {
+  validateGroupHeader,
+  validateTool,
+  validateToolFast,
+} from '../../src/format/generated/group-validators.js';
 import { measureAndFreeze } from '../../src/load/check-schema.js';
 import { DEFAULT_LOAD_LIMITS } from '../../src/load/limits.js';
 import { assertProperty } from '../reliability/fuzz-settings.js';
@@ -72,7 +76,10 @@ function expectSameOutcomes(document: unknown): number {
   let compared = 0;
   for (const tool of tools) {
     if (!reachesValidator(tool)) continue;
-    expect(outcome(validateTool as Validate, tool)).toEqual(outcome(referenceTool, tool));
+    const reference = outcome(referenceTool, tool);
+    expect(outcome(validateTool as Validate, tool)).toEqual(reference);
+    // the loader skips the full validator when the fast one accepts: it must never accept more
+    if (validateToolFast(tool)) expect(reference).toEqual({ valid: true, errors: [] });
     compared++;
   }
   return compared;
@@ -108,6 +115,36 @@ describe('generated group validators', () => {
       }
     }
     expect(compared).toBeGreaterThan(40);
+  });
+
+  it('take the fast path for every bundled tool and leave rarer keywords to the full validator', () => {
+    for (const name of readdirSync(join(ROOT, 'schemas')).filter((file) =>
+      file.endsWith('_tools.json'),
+    )) {
+      const document = JSON.parse(readFileSync(join(ROOT, 'schemas', name), 'utf8')) as {
+        tools: unknown[];
+      };
+      for (const tool of document.tools) expect(validateToolFast(tool)).toBe(true);
+    }
+    const plain = {
+      name: 'upload',
+      description: 'Uploads a file.',
+      category: 'creation',
+      input_schema: { type: 'object', properties: { file: { type: 'string' } } },
+      metadata: { executor: 'upload' },
+    };
+    expect(validateToolFast(plain)).toBe(true);
+    const tool = {
+      ...plain,
+      input_schema: {
+        type: 'object',
+        properties: { file: { type: 'string', contentMediaType: 'image/png' } },
+        dependentRequired: { file: [] },
+      },
+    };
+    expect(validateToolFast(tool)).toBe(false);
+    expect(outcome(validateTool as Validate, tool)).toEqual({ valid: true, errors: [] });
+    expect(outcome(referenceTool, tool).valid).toBe(true);
   });
 
   it('reject what Ajv2020 rejects in a schema the meta-schema forbids', () => {
