@@ -14,50 +14,22 @@ const schemaPath = join(root, 'schemas/tool-group.schema.json');
 const outputPath = join(root, 'src/format/generated/group-validators.ts');
 
 /**
- * The keywords of the fast tool validator's schemas: those real tool schemas use (counted over
- * the 527 LiveMCPBench tools and the BFCL functions: type, title, description, default,
- * properties, required, anyOf, $schema, additionalProperties, items, enum, const, bounds...).
+ * The keywords of the fast tool validator's schemas: those real tool schemas use. Counted over
+ * the 527 LiveMCPBench tools (type, title, description, default, properties, required, anyOf,
+ * $schema, additionalProperties, items, enum, const, bounds, $ref, format, pattern, not once)
+ * and the BFCL functions (type, description, default, properties, required, enum, items,
+ * format, bounds). Each keyword costs every subschema a property test, so rarer ones
+ * (`$comment`, `readOnly`, `multipleOf`, ...) are left to the full validator.
  */
+// biome-ignore format: one line per group of related keywords
 const FAST_SCHEMA_KEYWORDS = [
-  '$schema',
-  '$id',
-  '$ref',
-  '$defs',
-  '$comment',
-  'definitions',
-  'type',
-  'title',
-  'description',
-  'default',
-  'examples',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-  'properties',
-  'required',
-  'additionalProperties',
-  'items',
-  'prefixItems',
-  'enum',
-  'const',
-  'anyOf',
-  'oneOf',
-  'allOf',
-  'not',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'minProperties',
-  'maxProperties',
+  '$schema', '$ref', '$defs',
+  'type', 'title', 'description', 'default', 'examples',
+  'properties', 'required', 'additionalProperties', 'items', 'enum', 'const',
+  'anyOf', 'oneOf', 'allOf',
+  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'minLength', 'maxLength', 'pattern', 'format',
+  'minItems', 'maxItems', 'uniqueItems',
 ];
 
 /**
@@ -66,7 +38,7 @@ const FAST_SCHEMA_KEYWORDS = [
  * What it accepts, the full schema accepts, so the loader runs the full validator (and reports
  * its errors) only for a tool the fast one rejects. ajv's code for the full meta-schema tests
  * every one of its ~60 keywords on every subschema (`data.$id !== undefined`, ...); this one
- * tests 39 plus one loop over the subschema's own keys: ~30% less validation time.
+ * tests 28 plus one loop over the subschema's own keys: about a third less validation time.
  */
 function fastToolSchema(body) {
   const fast = structuredClone(body);
