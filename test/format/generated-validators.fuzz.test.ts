@@ -134,6 +134,22 @@ describe('generated group validators', () => {
       metadata: { executor: 'upload' },
     };
     expect(validateToolFast(plain)).toBe(true);
+    // shared definitions, in both dialects
+    for (const input_schema of [
+      {
+        type: 'object',
+        properties: { when: { $ref: '#/$defs/date' } },
+        $defs: { date: { type: 'string', format: 'date' } },
+      },
+      {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { when: { $ref: '#/definitions/date' } },
+        definitions: { date: { type: 'string', format: 'date' } },
+      },
+    ]) {
+      expect(validateToolFast({ ...plain, input_schema })).toBe(true);
+    }
     const tool = {
       ...plain,
       input_schema: {
