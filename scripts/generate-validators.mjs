@@ -33,6 +33,9 @@ const FAST_SCHEMA_KEYWORDS = [
   'minItems', 'maxItems', 'uniqueItems',
 ];
 
+/** The group schema's `$defs` holding its two meta-schemas (tool schemas' dialects). */
+const META_SCHEMAS = ['schema2020', 'schemaDraft07'];
+
 /**
  * The tool schema with its two meta-schemas narrowed to FAST_SCHEMA_KEYWORDS and closed
  * (`additionalProperties: false`), every kept keyword checked exactly as in the full schema.
@@ -43,14 +46,12 @@ const FAST_SCHEMA_KEYWORDS = [
  */
 function fastToolSchema(body) {
   // a misspelled keyword would quietly send every schema using it down the slow path
-  const known = new Set(
-    ['schema2020', 'schemaDraft07'].flatMap((name) => Object.keys(body.$defs[name].properties)),
-  );
+  const known = new Set(META_SCHEMAS.flatMap((name) => Object.keys(body.$defs[name].properties)));
   const unknown = FAST_SCHEMA_KEYWORDS.filter((keyword) => !known.has(keyword));
   if (unknown.length > 0) throw new Error(`FAST_SCHEMA_KEYWORDS: unknown keywords ${unknown}`);
   const fast = structuredClone(body);
   fast.$id = `${body.$id.replace(/\.json$/, '')}.fast.json`;
-  for (const name of ['schema2020', 'schemaDraft07']) {
+  for (const name of META_SCHEMAS) {
     const metaSchema = fast.$defs[name];
     for (const keyword of Object.keys(metaSchema.properties)) {
       if (!FAST_SCHEMA_KEYWORDS.includes(keyword)) delete metaSchema.properties[keyword];
