@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
@@ -338,6 +340,47 @@ describe('loadRegistry', () => {
     });
     expect(total.size).toBe(2);
     expect(codes(total)).toContain('TOO_MANY_TOOLS');
+  });
+
+  it('lets other callbacks run between windows of files while it loads', async () => {
+    // 40 files: a server's timers and requests must not wait for the whole load
+    const files: Record<string, unknown> = {};
+    for (let index = 0; index < 40; index++) {
+      const group = `group${String(index).padStart(2, '0')}`;
+      files[`${group}_tools.json`] = makeGroup(group, {
+        tools: [makeTool({ name: `${group}_tool` })],
+      });
+    }
+    const dir = createTempDir(files);
+    const events: string[] = [];
+    const openSync = fs.openSync;
+    // every group file the loader opens (through the fs module, however it imports it)
+    fs.openSync = ((...args: Parameters<typeof fs.openSync>) => {
+      if (String(args[0]).endsWith('_tools.json')) events.push('read');
+      return openSync(...args);
+    }) as typeof fs.openSync;
+    syncBuiltinESMExports();
+    let loading = true;
+    const tick = () => {
+      if (!loading) return;
+      events.push('turn');
+      setImmediate(tick);
+    };
+    try {
+      const pending = loadRegistry({ dirs: [dir] });
+      setImmediate(tick);
+      const registry = await pending;
+      expect(registry.size).toBe(40);
+    } finally {
+      loading = false;
+      fs.openSync = openSync;
+      syncBuiltinESMExports();
+    }
+    const reads = events.filter((event) => event === 'read');
+    expect(reads).toHaveLength(40);
+    const duringReads = events.slice(events.indexOf('read'), events.lastIndexOf('read'));
+    // windows of 16 files: at least one turn after the first and one after the second
+    expect(duringReads.filter((event) => event === 'turn').length).toBeGreaterThanOrEqual(2);
   });
 
   it('reports a missing directory and an empty one', async () => {
