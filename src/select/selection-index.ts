@@ -201,7 +201,8 @@ export class SelectionIndex {
   /** The `OVER_MAX_TOOLS` drop of `tool` under `maxTools`, made once per tool and limit. */
   overToolsDrop(tool: number, maxTools: number): DroppedTool {
     if (maxTools !== this.#overToolsLimit) {
-      this.#overToolsDrops = [];
+      // dense (a sparse array of up to 10,000 tools would be a hash table)
+      this.#overToolsDrops = new Array(this.tools.length).fill(undefined);
       this.#overToolsLimit = maxTools;
     }
     let drop = this.#overToolsDrops[tool];
