@@ -36,6 +36,13 @@ const HISTORY_QUERY_WEIGHT = 0.5;
 
 const NO_MATCHES: readonly string[] = Object.freeze([]);
 
+/** Candidate slots: a plain array or a view of a scratch buffer. */
+type Slots = ArrayLike<number>;
+/** Scratch buffers of one selection (see `SelectionIndex.scratch`); 0 and 1 are sort space. */
+const SURVIVORS = 2;
+const ORDERED = 3;
+const GROUP_STARTS = 4;
+
 /** The ranking query of a turn: term ids, weights, and how many terms no tool contains. */
 interface RankingQuery {
   ids: number[];
@@ -164,17 +171,19 @@ function selectFrom(
 
   // filters
   const dropped: DroppedTool[] = [];
-  const survivors: number[] = [];
+  const survivorSlots = index.scratch(SURVIVORS, count);
+  let survivorCount = 0;
   const stamp = index.nextStamp();
   for (let slot = 0; slot < count; slot++) {
     const tool = candidates.tools[slot]!;
     const code = filterTool(index, tool, settings, stamp);
-    if (code === undefined) survivors.push(slot);
+    if (code === undefined) survivorSlots[survivorCount++] = slot;
     else dropped.push(describeFilterDrop(index, index.tools[tool]!, code, settings));
   }
+  const survivors = survivorSlots.subarray(0, survivorCount);
 
   // budgets, in priority order
-  let kept = survivors;
+  let kept: Slots = survivors;
   let estimatedTokens: number | undefined;
   const budgeted = settings.maxTools !== undefined || settings.maxTokens !== undefined;
   if (budgeted || settings.order === 'relevance') {
@@ -219,12 +228,13 @@ function selectFrom(
 function forgetStaleSelections(
   index: SelectionIndex,
   candidates: Candidates,
-  kept: readonly number[],
+  kept: Slots,
   stamp: number,
 ): void {
   const current: number[] = [];
   const selectedStamp = index.slotOfTool;
-  for (const slot of kept) {
+  for (let position = 0; position < kept.length; position++) {
+    const slot = kept[position]!;
     if (candidates.strata[slot]! < KEYWORD) continue;
     const tool = candidates.tools[slot]!;
     current.push(tool);
@@ -237,11 +247,7 @@ function forgetStaleSelections(
 }
 
 /** `slots` ordered by catalog position (a numeric typed-array sort, no comparator). */
-function sortByCatalog(
-  index: SelectionIndex,
-  candidates: Candidates,
-  slots: readonly number[],
-): number[] {
+function sortByCatalog(index: SelectionIndex, candidates: Candidates, slots: Slots): number[] {
   const positions = index.scratch(0, slots.length);
   const slotOfTool = index.slotOfTool;
   for (let position = 0; position < slots.length; position++) {
@@ -466,9 +472,10 @@ function describeFilterDrop(
 function orderByPriority(
   index: SelectionIndex,
   candidates: Candidates,
-  survivors: readonly number[],
-): number[] {
-  const ordered: number[] = [];
+  survivors: Int32Array,
+): Int32Array {
+  // every survivor is placed once, so the order has their length
+  const ordered = index.scratch(ORDERED, survivors.length);
   let position = 0;
   while (position < survivors.length) {
     const stratum = candidates.strata[survivors[position]!]!;
@@ -477,11 +484,11 @@ function orderByPriority(
     if (stratum === KEYWORD || stratum === HISTORY) {
       roundRobin(index, candidates, survivors, position, end, ordered);
     } else if (stratum === CONTEXT) {
-      const run = survivors.slice(position, end);
+      const run = Array.from(survivors.subarray(position, end));
       run.sort((a, b) => candidates.tools[a]! - candidates.tools[b]!);
-      for (const slot of run) ordered.push(slot);
+      ordered.set(run, position);
     } else {
-      for (let slot = position; slot < end; slot++) ordered.push(survivors[slot]!);
+      ordered.set(survivors.subarray(position, end), position);
     }
     position = end;
   }
@@ -491,10 +498,10 @@ function orderByPriority(
 function roundRobin(
   index: SelectionIndex,
   candidates: Candidates,
-  survivors: readonly number[],
+  survivors: Int32Array,
   from: number,
   to: number,
-  ordered: number[],
+  ordered: Int32Array,
 ): void {
   const { tools, raw } = candidates;
   const groupOfTool = index.groupOfTool;
@@ -504,7 +511,8 @@ function roundRobin(
   // slots sorted inside each group (groups are contiguous: pushed group by group) by score,
   // then catalog order; groups are small, so insertion sort
   const slots = index.scratch(0, length);
-  const groupStarts: number[] = [];
+  const groupStarts = index.scratch(GROUP_STARTS, length + 1);
+  let groupCount = 0;
   let currentGroup = -2;
   let groupStart = 0;
   for (let position = 0; position < length; position++) {
@@ -512,7 +520,7 @@ function roundRobin(
     const tool = tools[slot]!;
     const group = groupOfTool[tool]!;
     if (group !== currentGroup) {
-      groupStarts.push(position);
+      groupStarts[groupCount++] = position;
       currentGroup = group;
       groupStart = position;
     }
@@ -527,9 +535,8 @@ function roundRobin(
     }
     slots[at] = slot;
   }
-  groupStarts.push(length);
+  groupStarts[groupCount] = length;
   // groups by their best tool (ties: catalog order)
-  const groupCount = groupStarts.length - 1;
   const groupOrder = index.scratch(1, groupCount);
   for (let group = 0; group < groupCount; group++) {
     let at = group;
@@ -540,13 +547,14 @@ function roundRobin(
     }
     groupOrder[at] = group;
   }
+  let next = from;
   for (let round = 0, added = true; added; round++) {
     added = false;
     for (let rank = 0; rank < groupCount; rank++) {
       const group = groupOrder[rank]!;
       const position = groupStarts[group]! + round;
       if (position < groupStarts[group + 1]!) {
-        ordered.push(slots[position]!);
+        ordered[next++] = slots[position]!;
         added = true;
       }
     }
@@ -556,7 +564,7 @@ function roundRobin(
 function applyBudgets(
   index: SelectionIndex,
   candidates: Candidates,
-  ordered: readonly number[],
+  ordered: Slots,
   settings: ResolvedSelectOptions,
   dropped: DroppedTool[],
   warnings: Warning[],

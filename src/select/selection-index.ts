@@ -86,7 +86,7 @@ export class SelectionIndex {
   lastSelected: number[] = [];
   // typed arrays over 64 bytes live outside the V8 heap and cost ~1 µs to allocate: per-call
   // scratch comes from these, grown by doubling
-  readonly #scratch: Int32Array[] = [new Int32Array(64), new Int32Array(64)];
+  readonly #scratch: Int32Array[] = Array.from({ length: 5 }, () => new Int32Array(64));
   #stamp = 0;
   #candidates: Candidates | undefined = new Candidates();
   /** `OVER_MAX_TOOLS` drops by tool for `overToolsLimit` (frozen; reused while it holds). */
@@ -170,10 +170,10 @@ export class SelectionIndex {
   }
 
   /**
-   * `length` scratch integers (buffer 0 or 1; their contents are garbage), valid until the next
+   * `length` scratch integers (buffers 0-4; their contents are garbage), valid until the next
    * call with the same buffer. Only for code that runs to completion without calling out.
    */
-  scratch(buffer: 0 | 1, length: number): Int32Array {
+  scratch(buffer: 0 | 1 | 2 | 3 | 4, length: number): Int32Array {
     let array = this.#scratch[buffer]!;
     if (array.length < length) {
       array = new Int32Array(Math.max(length, array.length * 2));
