@@ -66,7 +66,8 @@ const FILES_PER_TURN = 16;
 /**
  * Loads every `*_tools.json` under `dirs` (files in sorted order, so results are
  * deterministic), validates them, and returns an immutable registry. A bad file or tool
- * never stops the others: it is skipped and described in `registry.diagnostics`.
+ * never stops the others: it is skipped and described in `registry.diagnostics`. Files are read
+ * synchronously, `FILES_PER_TURN` per turn of the event loop.
  */
 export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<Registry> {
   const cwd = options.cwd ?? process.cwd();
