@@ -1,5 +1,6 @@
 import type { RegisteredGroup, RegisteredTool } from '../format/types.js';
 import type { TextAnalyzer } from '../text/text-analyzer.js';
+import { GrowableFloat64Array, GrowableInt32Array } from '../util/growable-array.js';
 import { isTooShort } from './analyze-turn.js';
 import type { TermVocabulary } from './term-vocabulary.js';
 import { groupFieldTexts, toolFieldTexts } from './tool-document.js';
@@ -41,6 +42,8 @@ export const DEFAULT_RELEVANCE_PARAMETERS: Readonly<RelevanceParameters> = Objec
 });
 
 const FIELD_COUNT = 8;
+/** Of the tool's own fields (name, title, tags, description, parameter names, parameter texts), those whose texts repeat across tools. */
+const REPEATING_FIELDS = [false, true, true, false, true, false];
 
 /** One scored tool: its catalog position and raw BM25F score. */
 export interface ScoredDocument {
@@ -51,15 +54,16 @@ export interface ScoredDocument {
 /**
  * A BM25F index over the registry's tools, in catalog order (document `i` is tool `i`). Each
  * (tool, term) weight, idf times the saturated, field-weighted term frequency, is computed once
- * at build time and stored twice in typed arrays: by tool (to score a few candidates without
- * touching the rest of the catalog) and by term (to search the whole catalog).
+ * at build time and stored by term in typed arrays, each term's postings in catalog order (a
+ * few candidates are scored by binary search into them, without touching the rest of the
+ * catalog; search walks them whole). Each tool's sorted term ids are kept too, so results can
+ * say which query words a tool contains.
  */
 export class RelevanceIndex {
   readonly size: number;
   readonly k1: number;
   readonly #docStarts: Int32Array;
   readonly #docTerms: Int32Array;
-  readonly #docWeights: Float32Array;
   readonly #postStarts: Int32Array;
   readonly #postDocs: Int32Array;
   readonly #postWeights: Float32Array;
@@ -92,79 +96,111 @@ export class RelevanceIndex {
     const idOfWord = (word: string): number => {
       let id = wordIds.get(word);
       if (id === undefined) {
-        const term = analyzer.stem(word);
-        id = analyzer.isStopword(word) || isTooShort(term) ? -1 : vocabulary.add(term);
+        if (analyzer.isStopword(word)) id = -1;
+        else {
+          const term = analyzer.stem(word);
+          id = isTooShort(term) ? -1 : vocabulary.add(term);
+        }
         wordIds.set(word, id);
       }
       return id;
     };
-    // texts repeat (parameter descriptions, group fields): analyze each distinct text once
-    const textIds = new Map<string, Int32Array>();
-    const termsOf = (text: string): Int32Array => {
-      if (text === '') return EMPTY;
-      const cached = textIds.get(text);
-      if (cached !== undefined) return cached;
-      const ids: number[] = [];
+    // pass 1: the term ids of every field, appended to one pool (a typed array per text or
+    // per tool costs ~1 µs to allocate, tens of milliseconds over a large catalog); a field is
+    // a [start, end) run of the pool. Titles, tags and parameter names repeat: each distinct
+    // one is analyzed once and its run shared. Names are unique and descriptions and parameter
+    // texts nearly so: looking those up would hash ~5 MB of text at 10,000 tools for no hit.
+    const pool = new GrowableInt32Array(1 << 16);
+    const runOfText = new Map<string, number>();
+    const runStarts = new GrowableInt32Array(1 << 10);
+    const runEnds = new GrowableInt32Array(1 << 10);
+    runStarts.push(0);
+    runEnds.push(0); // run 0: the empty text
+    const runOf = (text: string, shared = true): number => {
+      if (text === '') return 0;
+      let run = shared ? runOfText.get(text) : undefined;
+      if (run !== undefined) return run;
+      const start = pool.length;
       for (const token of analyzer.tokenize(text)) {
         const id = idOfWord(token.text);
-        if (id >= 0) ids.push(id);
+        if (id >= 0) pool.push(id);
         for (const part of token.parts) {
           const partId = idOfWord(part);
-          if (partId >= 0) ids.push(partId);
+          if (partId >= 0) pool.push(partId);
         }
       }
-      const result = Int32Array.from(ids);
-      textIds.set(text, result);
-      return result;
+      run = runStarts.length;
+      runStarts.push(start);
+      runEnds.push(pool.length);
+      if (shared) runOfText.set(text, run);
+      return run;
     };
-
-    // pass 1: term ids of every field; group fields are analyzed once per group
-    const groupTerms = new Map<string, Int32Array[]>();
-    for (const group of groups) groupTerms.set(group.group, groupFieldTexts(group).map(termsOf));
-    const noGroup = groupFieldTexts(undefined).map(termsOf);
-    const docFields: Int32Array[][] = tools.map((tool) => [
-      ...toolFieldTexts(tool).map(termsOf),
-      ...(groupTerms.get(tool.group) ?? noGroup),
-    ]);
+    // group fields are analyzed once per group
+    const groupRuns = new Map<string, number[]>();
+    for (const group of groups) {
+      groupRuns.set(
+        group.group,
+        groupFieldTexts(group).map((text) => runOf(text)),
+      );
+    }
+    const noGroup = groupFieldTexts(undefined).map((text) => runOf(text));
+    const count = tools.length;
+    // the run of field `f` of tool `d` is fieldRuns[d * FIELD_COUNT + f]
+    const fieldRuns = new Int32Array(count * FIELD_COUNT);
     const averages = new Float64Array(FIELD_COUNT);
-    for (const docField of docFields) {
-      for (let field = 0; field < FIELD_COUNT; field++) averages[field]! += docField[field]!.length;
-    }
+    tools.forEach((tool, doc) => {
+      const runs = [
+        ...toolFieldTexts(tool).map((text, field) => runOf(text, REPEATING_FIELDS[field])),
+        ...(groupRuns.get(tool.group) ?? noGroup),
+      ];
+      for (let field = 0; field < FIELD_COUNT; field++) {
+        const run = runs[field]!;
+        fieldRuns[doc * FIELD_COUNT + field] = run;
+        averages[field]! += runEnds.at(run) - runStarts.at(run);
+      }
+    });
     for (let field = 0; field < FIELD_COUNT; field++) {
-      averages[field] = Math.max(1, averages[field]! / Math.max(1, tools.length));
+      averages[field] = Math.max(1, averages[field]! / Math.max(1, count));
     }
 
-    // pass 2: field-weighted, length-normalized term frequencies per tool
+    // pass 2: field-weighted, length-normalized term frequencies per tool, its terms sorted
     const vocabularySize = vocabulary.size;
     const pseudoFrequency = new Float64Array(vocabularySize);
     const documentFrequency = new Int32Array(vocabularySize);
-    const perDoc: { terms: Int32Array; frequencies: Float64Array }[] = [];
-    let total = 0;
-    for (const docField of docFields) {
-      const touched: number[] = [];
+    const touched = new Int32Array(vocabularySize);
+    const ids = pool.view();
+    const docTerms = new GrowableInt32Array(1 << 16);
+    const frequencies = new GrowableFloat64Array(1 << 16);
+    this.#docStarts = new Int32Array(count + 1);
+    for (let doc = 0; doc < count; doc++) {
+      this.#docStarts[doc] = docTerms.length;
+      let distinct = 0;
       for (let field = 0; field < FIELD_COUNT; field++) {
-        const ids = docField[field]!;
-        if (ids.length === 0) continue;
+        const run = fieldRuns[doc * FIELD_COUNT + field]!;
+        const start = runStarts.at(run);
+        const end = runEnds.at(run);
+        if (start === end) continue;
         const { weight, b } = fields[field]!;
-        const increment = weight / (1 - b + (b * ids.length) / averages[field]!);
-        for (const id of ids) {
-          if (pseudoFrequency[id] === 0) touched.push(id);
+        const increment = weight / (1 - b + (b * (end - start)) / averages[field]!);
+        for (let slot = start; slot < end; slot++) {
+          const id = ids[slot]!;
+          if (pseudoFrequency[id] === 0) touched[distinct++] = id;
           pseudoFrequency[id]! += increment;
         }
       }
-      touched.sort((a, b) => a - b);
-      const terms = Int32Array.from(touched);
-      const frequencies = new Float64Array(terms.length);
-      terms.forEach((id, position) => {
-        frequencies[position] = pseudoFrequency[id]!;
+      const sorted = touched.subarray(0, distinct).sort();
+      for (let position = 0; position < distinct; position++) {
+        const id = sorted[position]!;
+        docTerms.push(id);
+        frequencies.push(pseudoFrequency[id]!);
         pseudoFrequency[id] = 0;
         documentFrequency[id]!++;
-      });
-      total += terms.length;
-      perDoc.push({ terms, frequencies });
+      }
     }
+    const total = docTerms.length;
+    this.#docStarts[count] = total;
+    this.#docTerms = docTerms.trimmed();
 
-    const count = tools.length;
     this.#idf = new Float64Array(vocabularySize);
     for (let id = 0; id < vocabularySize; id++) {
       const frequency = documentFrequency[id]!;
@@ -173,25 +209,7 @@ export class RelevanceIndex {
     }
     this.unknownIdf = Math.log(1 + (count - 1 + 0.5) / 1.5);
 
-    // by tool
-    this.#docStarts = new Int32Array(count + 1);
-    this.#docTerms = new Int32Array(total);
-    this.#docWeights = new Float32Array(total);
-    const k1 = this.k1;
-    let offset = 0;
-    perDoc.forEach(({ terms, frequencies }, doc) => {
-      this.#docStarts[doc] = offset;
-      for (let position = 0; position < terms.length; position++) {
-        const id = terms[position]!;
-        const frequency = frequencies[position]!;
-        this.#docTerms[offset] = id;
-        this.#docWeights[offset] = (this.#idf[id]! * (k1 + 1) * frequency) / (k1 + frequency);
-        offset++;
-      }
-    });
-    this.#docStarts[count] = offset;
-
-    // by term
+    // by term: each (tool, term) weight, idf times the saturated term frequency
     this.#postStarts = new Int32Array(vocabularySize + 1);
     for (let id = 0; id < vocabularySize; id++) {
       this.#postStarts[id + 1] = this.#postStarts[id]! + documentFrequency[id]!;
@@ -199,12 +217,16 @@ export class RelevanceIndex {
     this.#postDocs = new Int32Array(total);
     this.#postWeights = new Float32Array(total);
     const fill = this.#postStarts.slice(0, vocabularySize);
+    const k1 = this.k1;
+    const terms = this.#docTerms;
+    const frequencyOf = frequencies.view();
     for (let doc = 0; doc < count; doc++) {
       for (let slot = this.#docStarts[doc]!; slot < this.#docStarts[doc + 1]!; slot++) {
-        const id = this.#docTerms[slot]!;
+        const id = terms[slot]!;
+        const frequency = frequencyOf[slot]!;
         const at = fill[id]!++;
         this.#postDocs[at] = doc;
-        this.#postWeights[at] = this.#docWeights[slot]!;
+        this.#postWeights[at] = (this.#idf[id]! * (k1 + 1) * frequency) / (k1 + frequency);
       }
     }
     this.#accumulator = new Float64Array(count);
@@ -344,5 +366,3 @@ export class RelevanceIndex {
     return false;
   }
 }
-
-const EMPTY = new Int32Array(0);

@@ -103,14 +103,17 @@ export function tokenize(text: string): TextToken[] {
   let index = 0;
   while (index < length) {
     const unit = folded.charCodeAt(index);
-    // fast path for the common case, a lowercase ASCII word ended by a space or punctuation
-    // that joins nothing: the token is the word as is, exactly what readWord would return
-    if (unit >= 0x61 && unit <= 0x7a) {
+    // fast path for the common case, a lowercase or capitalized ASCII word (`create`, `The`)
+    // ended by a space or punctuation that joins nothing: one segment, so exactly what
+    // readWord would return
+    const upper = unit >= 0x41 && unit <= 0x5a;
+    if (upper || (unit >= 0x61 && unit <= 0x7a)) {
       let end = index + 1;
       let next = folded.charCodeAt(end);
       while (next >= 0x61 && next <= 0x7a) next = folded.charCodeAt(++end);
       if (end === length || isPlainWordEnd(next)) {
-        tokens.push({ text: folded.slice(index, end), parts: NO_PARTS });
+        const word = folded.slice(index, end);
+        tokens.push({ text: upper ? word.toLowerCase() : word, parts: NO_PARTS });
         index = end;
         continue;
       }

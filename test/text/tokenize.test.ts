@@ -10,6 +10,18 @@ describe('tokenize', () => {
     expect(texts('  ')).toEqual([]);
   });
 
+  it('treats a capitalized word like its lowercase spelling, whatever follows it', () => {
+    const followers = [' x', ',', '.', '', '-Up', '_id', '+', '++', '#', 'Case', '2', "'s", 'é'];
+    for (const word of ['Create', 'A', 'The']) {
+      for (const follower of followers) {
+        expect(tokenize(`${word}${follower}`)).toEqual(
+          tokenize(`${word.toLowerCase()}${follower}`),
+        );
+      }
+    }
+    expect(parts('Create Task')).toEqual([[], []]);
+  });
+
   it('folds accents and full-width forms first', () => {
     expect(texts('Réunion à Genève')).toEqual(['reunion', 'a', 'geneve']);
     expect(texts('ＣＯＤＥ')).toEqual(['code']);
