@@ -174,6 +174,17 @@ export class Registry {
     return searchTools(this.#selection, query, options);
   }
 
+  /**
+   * Builds the ranking index now instead of on the first `select` or `search`, and returns this
+   * registry. The build analyzes every tool's text (~0.7 s at 10,000 tools and ~60 ms at 1,000
+   * on the bench machine), so a server with a large catalog can pay for it at start-up, or in
+   * `watchRegistry`'s `load` before a new snapshot is served, rather than in a user's turn.
+   */
+  prepare(): this {
+    this.#selection.words();
+    return this;
+  }
+
   /** Which tools are JSON-only, code-only (still to migrate) or both (safe to delete from code). */
   migrationStatus(): MigrationStatus {
     return this.#migration;

@@ -266,3 +266,45 @@ describe('createRegistry', () => {
     expect(registry.settings.limits.maxSchemaDepth).toBe(64);
   });
 });
+
+describe('Registry.prepare', () => {
+  // the analyzer counts the texts it tokenizes: building the ranking index tokenizes every
+  // tool's texts, selecting afterwards only the message
+  async function countingRegistry() {
+    const counter = { texts: 0 };
+    const registry = await loadRegistry({
+      dirs: [SCHEMAS],
+      analyzer: {
+        tokenizer: (text) => {
+          counter.texts++;
+          return text.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
+        },
+      },
+    });
+    return { registry, counter };
+  }
+
+  it('builds the ranking index up front, so the first turn analyzes only its message', async () => {
+    const { registry, counter } = await countingRegistry();
+    const afterLoad = counter.texts;
+    expect(registry.prepare()).toBe(registry);
+    expect(counter.texts - afterLoad).toBeGreaterThan(registry.size);
+    const prepared = counter.texts;
+    registry.prepare();
+    expect(counter.texts).toBe(prepared);
+    const selection = registry.select('what is on my agenda', { context: { user_id: 'u1' } });
+    expect(selection.names).toContain('get_agenda');
+    expect(counter.texts - prepared).toBe(1);
+    expect(registry.search('agenda')[0]?.name).toBe('get_agenda');
+  });
+
+  it('gives the same selections as a registry that builds the index on first use', async () => {
+    const prepared = (await loadRegistry({ dirs: [SCHEMAS] })).prepare();
+    const lazy = await loadRegistry({ dirs: [SCHEMAS] });
+    for (const message of ['read the file notes.md', 'add a task to buy milk', 'weather?']) {
+      expect(prepared.select(message, { maxTools: 3 })).toEqual(
+        lazy.select(message, { maxTools: 3 }),
+      );
+    }
+  });
+});
