@@ -42,7 +42,10 @@ export const DEFAULT_RELEVANCE_PARAMETERS: Readonly<RelevanceParameters> = Objec
 });
 
 const FIELD_COUNT = 8;
-/** Of the tool's own fields (name, title, tags, description, parameter names, parameter texts), those whose texts repeat across tools. */
+/**
+ * Which of a tool's own fields (name, title, tags, description, parameter names, parameter
+ * texts) have texts that repeat across tools, so are worth looking up before analyzing.
+ */
 const REPEATING_FIELDS = [false, true, true, false, true, false];
 
 /** One scored tool: its catalog position and raw BM25F score. */
@@ -110,7 +113,10 @@ export class RelevanceIndex {
     // a [start, end) run of the pool. Titles, tags and parameter names repeat: each distinct
     // one is analyzed once and its run shared. Names are unique and descriptions and parameter
     // texts nearly so: looking those up would hash ~5 MB of text at 10,000 tools for no hit.
-    const pool = new GrowableInt32Array(1 << 16);
+    const count = tools.length;
+    // initial sizes for ~64 term ids a tool (the buffers double when that is short)
+    const capacity = Math.max(1 << 10, count * 64);
+    const pool = new GrowableInt32Array(capacity);
     const runOfText = new Map<string, number>();
     const runStarts = new GrowableInt32Array(1 << 10);
     const runEnds = new GrowableInt32Array(1 << 10);
@@ -144,7 +150,6 @@ export class RelevanceIndex {
       );
     }
     const noGroup = groupFieldTexts(undefined).map((text) => runOf(text));
-    const count = tools.length;
     // the run of field `f` of tool `d` is fieldRuns[d * FIELD_COUNT + f]
     const fieldRuns = new Int32Array(count * FIELD_COUNT);
     const averages = new Float64Array(FIELD_COUNT);
@@ -169,8 +174,8 @@ export class RelevanceIndex {
     const documentFrequency = new Int32Array(vocabularySize);
     const touched = new Int32Array(vocabularySize);
     const ids = pool.view();
-    const docTerms = new GrowableInt32Array(1 << 16);
-    const frequencies = new GrowableFloat64Array(1 << 16);
+    const docTerms = new GrowableInt32Array(capacity);
+    const frequencies = new GrowableFloat64Array(capacity);
     this.#docStarts = new Int32Array(count + 1);
     for (let doc = 0; doc < count; doc++) {
       this.#docStarts[doc] = docTerms.length;
