@@ -9,12 +9,13 @@ import type { TypoMatch } from './types.js';
 interface KeywordPhrase {
   group: number;
   keyword: string;
-  /** A plain array: a typed array per phrase costs ~150 bytes more (its buffer object). */
   terms: readonly number[];
 }
 
 /** What matched a group in one text. */
 export interface GroupMatch {
+  /** The group's position in the registry. */
+  group: number;
   /** Keywords as written in the group file, in message order, without repeats. */
   keywords: string[];
   /** Keywords that matched only through typo tolerance. */
@@ -28,8 +29,22 @@ export interface GroupMatch {
  * following positions. No substring tests and no regexes built from keywords.
  */
 export class KeywordIndex {
-  /** Keywords by the id of their first term. */
-  readonly #byFirstTerm: (KeywordPhrase[] | undefined)[] = [];
+  /**
+   * Phrases packed in typed arrays (a phrase object and its term array per keyword would be
+   * several pointer hops, each a likely cache miss in a large registry), ordered by first term:
+   * the phrases starting with term `t` are `#firstStarts[t]..#firstStarts[t + 1]`, in
+   * registration order; phrase `p` belongs to group `#phraseGroup[p]`, spells `#phraseKeyword[p]` and has
+   * the terms `#phraseTerms[#termStarts[p]..#termStarts[p + 1])`.
+   */
+  readonly #firstStarts: Int32Array;
+  readonly #phraseGroup: Int32Array;
+  readonly #phraseKeyword: string[];
+  readonly #termStarts: Int32Array;
+  readonly #phraseTerms: Int32Array;
+  /** Per group: the `#matchStamp` of the last `matchGroups` call that matched it, and where. */
+  readonly #groupStamp: Int32Array;
+  readonly #groupMatch: Int32Array;
+  #matchStamp = 0;
   /** Every term id used by some keyword (for typo lookups). */
   readonly #keywordTerms = new Set<number>();
   /** Keyword words and stems, for typo tolerance; built on first use. */
@@ -41,12 +56,30 @@ export class KeywordIndex {
     analyzer: TextAnalyzer,
     vocabulary: TermVocabulary,
   ) {
+    const byFirstTerm = new Map<number, KeywordPhrase[]>();
+    const addPhrase = (phrase: KeywordPhrase) => {
+      const first = phrase.terms[0]!;
+      let list = byFirstTerm.get(first);
+      if (list === undefined) {
+        list = [];
+        byFirstTerm.set(first, list);
+      }
+      const duplicate = list.some(
+        (other) =>
+          other.group === phrase.group &&
+          other.terms.length === phrase.terms.length &&
+          other.terms.every((term, index) => term === phrase.terms[index]),
+      );
+      if (duplicate) return;
+      list.push(phrase);
+      for (const term of phrase.terms) this.#keywordTerms.add(term);
+    };
     groups.forEach((group, groupIndex) => {
       for (const keyword of group.selection.keywords ?? []) {
         const tokens = analyzeKeyword(analyzer, keyword);
         if (tokens.length === 0) continue;
         const terms = tokens.map((token) => vocabulary.add(token.term));
-        this.#addPhrase({ group: groupIndex, keyword, terms });
+        addPhrase({ group: groupIndex, keyword, terms });
         tokens.forEach((token, position) => {
           this.#words.push({ word: token.word, term: token.term, id: terms[position]! });
         });
@@ -54,25 +87,43 @@ export class KeywordIndex {
           // "pull request" also matches the one-word spelling "pullrequest" / "pull-request"
           const joined = tokens.map((token) => token.word).join('');
           const id = vocabulary.add(analyzer.stem(joined));
-          this.#addPhrase({ group: groupIndex, keyword, terms: [id] });
+          addPhrase({ group: groupIndex, keyword, terms: [id] });
         }
       }
     });
-  }
 
-  #addPhrase(phrase: KeywordPhrase): void {
-    const first = phrase.terms[0]!;
-    const list = this.#byFirstTerm[first];
-    const duplicate = list?.some(
-      (other) =>
-        other.group === phrase.group &&
-        other.terms.length === phrase.terms.length &&
-        other.terms.every((term, index) => term === phrase.terms[index]),
-    );
-    if (duplicate === true) return;
-    if (list === undefined) this.#byFirstTerm[first] = [phrase];
-    else list.push(phrase);
-    for (const term of phrase.terms) this.#keywordTerms.add(term);
+    // pack, by first term
+    let firstLimit = 0;
+    let phraseCount = 0;
+    let termCount = 0;
+    for (const [first, list] of byFirstTerm) {
+      firstLimit = Math.max(firstLimit, first + 1);
+      phraseCount += list.length;
+      for (const phrase of list) termCount += phrase.terms.length;
+    }
+    this.#firstStarts = new Int32Array(firstLimit + 1);
+    this.#phraseGroup = new Int32Array(phraseCount);
+    this.#phraseKeyword = new Array(phraseCount);
+    this.#termStarts = new Int32Array(phraseCount + 1);
+    this.#phraseTerms = new Int32Array(termCount);
+    for (const [first, list] of byFirstTerm) this.#firstStarts[first + 1] = list.length;
+    for (let first = 0; first < firstLimit; first++) {
+      this.#firstStarts[first + 1]! += this.#firstStarts[first]!;
+    }
+    let phrase = 0;
+    let term = 0;
+    for (let first = 0; first < firstLimit; first++) {
+      for (const entry of byFirstTerm.get(first) ?? []) {
+        this.#phraseGroup[phrase] = entry.group;
+        this.#phraseKeyword[phrase] = entry.keyword;
+        this.#termStarts[phrase] = term;
+        for (const id of entry.terms) this.#phraseTerms[term++] = id;
+        phrase++;
+      }
+    }
+    this.#termStarts[phraseCount] = term;
+    this.#groupStamp = new Int32Array(groups.length);
+    this.#groupMatch = new Int32Array(groups.length);
   }
 
   /**
@@ -146,30 +197,38 @@ export class KeywordIndex {
 
   /**
    * Groups whose keywords occur in `turn` as whole words (single-word keywords) or as
-   * consecutive words (multi-word keywords), after normalization and stemming.
+   * consecutive words (multi-word keywords), after normalization and stemming; in the order
+   * of their first match.
    */
-  matchGroups(
-    turn: AnalyzedTurn,
-    into: Map<number, GroupMatch> = new Map(),
-  ): Map<number, GroupMatch> {
+  matchGroups(turn: AnalyzedTurn): GroupMatch[] {
     const { ids, starts, typoWords } = turn;
+    const firstStarts = this.#firstStarts;
+    const termStarts = this.#termStarts;
+    const phraseTerms = this.#phraseTerms;
+    const groupStamp = this.#groupStamp;
+    const groupMatch = this.#groupMatch;
+    const limit = firstStarts.length - 1;
+    const matches: GroupMatch[] = [];
+    // wraps long before 2^31 turns matter; 0 is never a live stamp
+    const stamp = this.#matchStamp === 0x7fffffff ? 1 : this.#matchStamp + 1;
+    if (stamp === 1) groupStamp.fill(0);
+    this.#matchStamp = stamp;
     const positions = starts.length - 1;
     for (let position = 0; position < positions; position++) {
       for (let slot = starts[position]!; slot < starts[position + 1]!; slot++) {
         const id = ids[slot]!;
-        if (id < 0) continue;
-        const phrases = this.#byFirstTerm[id];
-        if (phrases === undefined) continue;
-        for (const phrase of phrases) {
+        if (id < 0 || id >= limit) continue;
+        const end = firstStarts[id + 1]!;
+        for (let phrase = firstStarts[id]!; phrase < end; phrase++) {
           let typo = typoWords[slot];
+          const termEnd = termStarts[phrase + 1]!;
           let matched = true;
-          for (let offset = 1; offset < phrase.terms.length; offset++) {
-            const next = position + offset;
+          for (let at = termStarts[phrase]! + 1, next = position + 1; at < termEnd; at++, next++) {
             if (next >= positions) {
               matched = false;
               break;
             }
-            const found = findSlot(ids, starts[next]!, starts[next + 1]!, phrase.terms[offset]!);
+            const found = findSlot(ids, starts[next]!, starts[next + 1]!, phraseTerms[at]!);
             if (found < 0) {
               matched = false;
               break;
@@ -177,22 +236,28 @@ export class KeywordIndex {
             typo ??= typoWords[found];
           }
           if (!matched) continue;
-          let match = into.get(phrase.group);
-          if (match === undefined) {
-            match = { keywords: [], typos: [] };
-            into.set(phrase.group, match);
+          const group = this.#phraseGroup[phrase]!;
+          const keyword = this.#phraseKeyword[phrase]!;
+          let match: GroupMatch;
+          if (groupStamp[group] === stamp) {
+            match = matches[groupMatch[group]!]!;
+          } else {
+            groupStamp[group] = stamp;
+            groupMatch[group] = matches.length;
+            match = { group, keywords: [], typos: [] };
+            matches.push(match);
           }
-          if (!match.keywords.includes(phrase.keyword)) {
-            match.keywords.push(phrase.keyword);
-            if (typo !== undefined) match.typos.push({ keyword: phrase.keyword, word: typo });
+          if (!match.keywords.includes(keyword)) {
+            match.keywords.push(keyword);
+            if (typo !== undefined) match.typos.push({ keyword, word: typo });
           } else if (typo === undefined && match.typos.length > 0) {
             // matched exactly elsewhere: not a typo match after all
-            match.typos = match.typos.filter((entry) => entry.keyword !== phrase.keyword);
+            match.typos = match.typos.filter((entry) => entry.keyword !== keyword);
           }
         }
       }
     }
-    return into;
+    return matches;
   }
 }
 

@@ -120,7 +120,8 @@ function selectFrom(
     pushTools(candidates, index.toolsOfGroup[group]!, CONTEXT, matched, undefined, Number.NaN);
   }
   const keywordGroups = new Set<number>();
-  for (const [group, match] of index.keywords.matchGroups(turn)) {
+  for (const match of index.keywords.matchGroups(turn)) {
+    const group = match.group;
     if (index.strategyOfGroup[group] !== 'keyword') continue;
     keywordGroups.add(group);
     pushTools(candidates, index.toolsOfGroup[group]!, KEYWORD, match.keywords, match.typos, 0);
@@ -315,7 +316,7 @@ function addHistory(
   const record = (group: number, matched: string, typoWord: string | undefined) => {
     let match = matches.get(group);
     if (match === undefined) {
-      match = { keywords: [], typos: [] };
+      match = { group, keywords: [], typos: [] };
       matches.set(group, match);
     }
     if (!match.keywords.includes(matched)) {
@@ -350,9 +351,9 @@ function addHistory(
     const turn: AnalyzedTurn = analyzeTurn(text, index.words());
     if (settings.typoTolerance)
       index.keywords.addTypoAlternatives(turn, (word) => index.analyzer.stem(word));
-    for (const [group, match] of index.keywords.matchGroups(turn)) {
+    for (const match of index.keywords.matchGroups(turn)) {
       for (const keyword of match.keywords) {
-        record(group, keyword, match.typos.find((typo) => typo.keyword === keyword)?.word);
+        record(match.group, keyword, match.typos.find((typo) => typo.keyword === keyword)?.word);
       }
     }
     turn.queryIds.forEach((id, slot) => {

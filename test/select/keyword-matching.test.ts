@@ -63,6 +63,28 @@ describe('keyword matching', () => {
     expect(groups('remind everyone, me too')).toEqual([]);
   });
 
+  it('brings in every group a keyword or its first word belongs to, each keyword once', () => {
+    const shared = registryOf([
+      keywordGroup('reports', ['report', 'sales report']),
+      keywordGroup('sales', ['sales', 'sales report', 'invoice']),
+      keywordGroup('billing', ['invoice', 'report']),
+    ]);
+    const reasons = (message: string) =>
+      Object.fromEntries(
+        shared
+          .select(message)
+          .tools.map((selected) => [selected.group, selected.reason.matched] as const),
+      );
+    // "sales" starts a one-word keyword of sales and two-word keywords of reports and sales
+    expect(reasons('the sales report, the invoice and the report again')).toEqual({
+      reports: ['sales report', 'report'],
+      sales: ['sales', 'sales report', 'invoice'],
+      billing: ['report', 'invoice'],
+    });
+    expect(reasons('sales figures')).toEqual({ sales: ['sales'] });
+    expect(reasons('an invoice')).toEqual({ sales: ['invoice'], billing: ['invoice'] });
+  });
+
   it('keeps symbols: c++, c#, node.js match themselves, not a bare c or node', () => {
     expect(groups('fix the C++ build')).toEqual(['cpp']);
     expect(groups('write it in C#')).toEqual(['csharp']);
