@@ -21,10 +21,16 @@ export class Candidates {
   evidence: Evidence[] = [];
   /** Raw relevance; NaN when the stratum is not ranked. */
   raw = new Float64Array(256);
+  /**
+   * Catalog ranges (`[start, end)` pairs) of the ranked candidates (keyword and history), in
+   * slot order: their tools are exactly the ranked slots.
+   */
+  ranges: number[] = [];
 
   reset(): void {
     this.count = 0;
     this.evidence.length = 0;
+    this.ranges.length = 0;
   }
 
   reserve(extra: number): void {

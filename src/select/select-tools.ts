@@ -5,7 +5,7 @@ import type { Candidates, Evidence } from './candidates.js';
 import { estimateToolTokens } from './estimate-tokens.js';
 import type { GroupMatch } from './keyword-index.js';
 import { type ResolvedSelectOptions, resolveSelectOptions } from './resolve-select-options.js';
-import type { SelectionIndex } from './selection-index.js';
+import { filterRejectMask, type SelectionIndex } from './selection-index.js';
 import type {
   DropCode,
   DroppedTool,
@@ -51,7 +51,7 @@ interface RankingQuery {
   unknown: number;
 }
 
-/** Adds `tools` with one shared evidence. */
+/** Adds `tools` with one shared evidence; ranked groups also give their catalog `ranges`. */
 function pushTools(
   candidates: Candidates,
   tools: readonly number[],
@@ -59,6 +59,7 @@ function pushTools(
   matched: readonly string[],
   typos: readonly TypoMatch[] | undefined,
   raw: number,
+  ranges?: readonly number[],
 ): void {
   const evidence = candidates.evidence.length;
   candidates.evidence.push({
@@ -76,6 +77,9 @@ function pushTools(
     scores[slot] = raw;
   }
   candidates.count = slot;
+  if (ranges !== undefined) {
+    for (let bound = 0; bound < ranges.length; bound++) candidates.ranges.push(ranges[bound]!);
+  }
 }
 
 /**
@@ -119,12 +123,17 @@ function selectFrom(
     if (matched === undefined) continue;
     pushTools(candidates, index.toolsOfGroup[group]!, CONTEXT, matched, undefined, Number.NaN);
   }
+  // keyword and history candidates are ranked: they form one run of slots, group by group,
+  // whose catalog ranges are gathered as they are added
+  const firstRanked = candidates.count;
   const keywordGroups = new Set<number>();
   for (const match of index.keywords.matchGroups(turn)) {
     const group = match.group;
     if (index.strategyOfGroup[group] !== 'keyword') continue;
     keywordGroups.add(group);
-    pushTools(candidates, index.toolsOfGroup[group]!, KEYWORD, match.keywords, match.typos, 0);
+    const tools = index.toolsOfGroup[group]!;
+    const ranges = index.rangesOfGroup[group]!;
+    pushTools(candidates, tools, KEYWORD, match.keywords, match.typos, 0, ranges);
   }
 
   const query: RankingQuery = {
@@ -137,31 +146,17 @@ function selectFrom(
   if (settings.history.length > 0) {
     historyGroups = addHistory(index, settings, keywordGroups, query, candidates, warnings);
   }
+  const endRanked = candidates.count;
   if (keywordGroups.size === 0 && historyGroups === 0 && settings.fallback !== undefined) {
     addFallback(index, settings.fallback, query, candidates, warnings);
   }
 
-  // rank keyword and history candidates (only those, never the whole catalog); they form one
-  // run of slots, group by group
-  const count = candidates.count;
-  let firstRanked = 0;
-  while (firstRanked < count && candidates.strata[firstRanked]! < KEYWORD) firstRanked++;
-  let endRanked = firstRanked;
-  while (endRanked < count && candidates.strata[endRanked]! <= HISTORY) endRanked++;
+  // rank keyword and history candidates (only those, never the whole catalog)
   if (endRanked > firstRanked) {
-    const ranges: number[] = [];
-    let lastGroup = -1;
-    for (let slot = firstRanked; slot < endRanked; slot++) {
-      const group = index.groupOfTool[candidates.tools[slot]!]!;
-      if (group === lastGroup) continue;
-      const bounds = index.rangesOfGroup[group]!;
-      for (let bound = 0; bound < bounds.length; bound++) ranges.push(bounds[bound]!);
-      lastGroup = group;
-    }
     relevance.scoreRanges(
       query.ids,
       query.weights,
-      ranges,
+      candidates.ranges,
       candidates.tools,
       firstRanked,
       endRanked,
@@ -172,12 +167,17 @@ function selectFrom(
 
   // filters
   const dropped: DroppedTool[] = [];
+  const count = candidates.count;
   const survivorSlots = index.scratch(SURVIVORS, count);
   let survivorCount = 0;
   const stamp = index.nextStamp();
+  const rejected = filterRejectMask(settings);
+  const filterBits = index.filterBitsOfTool;
   for (let slot = 0; slot < count; slot++) {
     const tool = candidates.tools[slot]!;
-    const code = filterTool(index, tool, settings, stamp);
+    // one test for most tools; `filterTool` checks context keys and says why a tool fails
+    const code =
+      (filterBits[tool]! & rejected) === 0 ? undefined : filterTool(index, tool, settings, stamp);
     if (code === undefined) survivorSlots[survivorCount++] = slot;
     else dropped.push(describeFilterDrop(index, index.tools[tool]!, code, settings));
   }
@@ -368,7 +368,9 @@ function addHistory(
   for (const [group, match] of [...matches].sort((a, b) => a[0] - b[0])) {
     if (index.strategyOfGroup[group] !== 'keyword' || keywordGroups.has(group)) continue;
     added++;
-    pushTools(candidates, index.toolsOfGroup[group]!, HISTORY, match.keywords, match.typos, 0);
+    const tools = index.toolsOfGroup[group]!;
+    const ranges = index.rangesOfGroup[group]!;
+    pushTools(candidates, tools, HISTORY, match.keywords, match.typos, 0, ranges);
   }
   return added;
 }

@@ -35,6 +35,31 @@ export const CATEGORY_BITS: Readonly<Record<ToolCategory, number>> = {
 };
 
 /**
+ * Bits of `filterBitsOfTool`: the category (`CATEGORY_BITS`, or NO_CATEGORY), the cost and the
+ * latency rank one-hot, and whether the tool requires context keys; a selection rejects the
+ * bits of `filterRejectMask`, so most candidates pass every filter with one test.
+ */
+const NO_CATEGORY = 1 << 4;
+const COST_BIT = 5;
+const LATENCY_BIT = 8;
+const NEEDS_CONTEXT = 1 << 11;
+
+/** The filter bits a selection with these settings rejects (then `filterTool` says why). */
+export function filterRejectMask(settings: {
+  categoryMask: number;
+  maxCost: number;
+  maxLatency: number;
+  requireContext: boolean;
+}): number {
+  let mask = 0;
+  if (settings.categoryMask !== 0) mask |= (~settings.categoryMask & 0xf) | NO_CATEGORY;
+  for (let rank = settings.maxCost + 1; rank <= 2; rank++) mask |= 1 << (COST_BIT + rank);
+  for (let rank = settings.maxLatency + 1; rank <= 2; rank++) mask |= 1 << (LATENCY_BIT + rank);
+  if (settings.requireContext) mask |= NEEDS_CONTEXT;
+  return mask;
+}
+
+/**
  * Everything selection and search precompute for one registry snapshot: per-tool numbers in
  * typed arrays, the keyword index (built with the snapshot) and the relevance index (BM25F
  * over every tool's text, built on the first `select` or `search`, then reused).
@@ -71,6 +96,8 @@ export class SelectionIndex {
   readonly categoryOfTool: Uint8Array;
   /** Each tool's `requires_context` keys as an id into `keyLists` (tools share lists). */
   readonly keyListOfTool: Int32Array;
+  /** Per tool, its category, cost, latency and context needs as bits (see `filterRejectMask`). */
+  readonly filterBitsOfTool: Uint16Array;
   readonly keyLists: readonly (readonly string[])[];
   /** Per-call memo of key-list presence: valid when `keyListStamp[list] === stamp`. */
   readonly keyListStamp: Int32Array;
@@ -114,6 +141,7 @@ export class SelectionIndex {
     this.latencyOfTool = new Uint8Array(toolCount);
     this.categoryOfTool = new Uint8Array(toolCount);
     this.keyListOfTool = new Int32Array(toolCount);
+    this.filterBitsOfTool = new Uint16Array(toolCount);
     const keyLists: (readonly string[])[] = [];
     const keyListIds = new Map<string, number>();
     const alwaysTools: number[] = [];
@@ -132,6 +160,11 @@ export class SelectionIndex {
         keyListIds.set(signature, list);
       }
       this.keyListOfTool[position] = list;
+      this.filterBitsOfTool[position] =
+        (this.categoryOfTool[position]! || NO_CATEGORY) |
+        (1 << (COST_BIT + this.costOfTool[position]!)) |
+        (1 << (LATENCY_BIT + this.latencyOfTool[position]!)) |
+        (keys.length > 0 ? NEEDS_CONTEXT : 0);
       if (group < 0) return;
       toolsOfGroup[group]!.push(position);
       if (this.strategyOfGroup[group] === 'always') alwaysTools.push(position);

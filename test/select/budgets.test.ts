@@ -195,6 +195,56 @@ describe('filters', () => {
     );
   });
 
+  it('applies every combination of filters exactly as the metadata says', () => {
+    const costs = ['low', 'medium', 'high'] as const;
+    const latencies = ['fast', 'medium', 'slow'] as const;
+    const categories = ['creation', 'retrieval', 'mutation', 'analysis'] as const;
+    // one tool for each category, cost, latency and context need
+    const tools: Record<string, unknown>[] = [];
+    for (const category of categories)
+      for (const cost of costs)
+        for (const latency of latencies)
+          for (const needs of [[], ['user_id']]) {
+            const name = `t_${category}_${cost}_${latency}_${needs.length}`;
+            tools.push(
+              tool(
+                name,
+                { category },
+                { cost_estimate: cost, latency_estimate: latency, requires_context: needs },
+              ),
+            );
+          }
+    const all = registryOf([group('every', { strategy: 'keyword', keywords: ['every'] }, tools)]);
+    const settings = [
+      {},
+      { maxCost: 'low' },
+      { maxCost: 'medium', maxLatency: 'medium' },
+      { maxLatency: 'fast', categories: ['retrieval', 'analysis'] },
+      { categories: ['mutation'], requireContext: false },
+      { context: { user_id: 'u1' }, maxCost: 'medium' },
+    ] as const;
+    for (const options of settings) {
+      const maxCost = costs.indexOf('maxCost' in options ? options.maxCost : 'high');
+      const maxLatency = latencies.indexOf('maxLatency' in options ? options.maxLatency : 'slow');
+      const allowed: readonly string[] = 'categories' in options ? options.categories : categories;
+      const contextSet = 'context' in options || 'requireContext' in options;
+      const expected = tools
+        .filter((entry) => {
+          const metadata = entry.metadata as Record<string, unknown>;
+          return (
+            allowed.includes(entry.category as string) &&
+            costs.indexOf(metadata.cost_estimate as 'low') <= maxCost &&
+            latencies.indexOf(metadata.latency_estimate as 'fast') <= maxLatency &&
+            ((metadata.requires_context as string[]).length === 0 || contextSet)
+          );
+        })
+        .map((entry) => entry.name);
+      const selection = all.select('every', options);
+      expect(selection.names).toEqual(expected);
+      expect(selection.names.length + selection.dropped.length).toBe(tools.length);
+    }
+  });
+
   it('filters before budgets, so a filtered tool does not use the budget', () => {
     const selection = registry.select('beta', { maxCost: 'medium', maxTools: 3 });
     expect(selection.names).toEqual(['pin_one', 'pin_two', 'b_two']);
