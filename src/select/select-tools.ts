@@ -506,13 +506,13 @@ function roundRobin(
   to: number,
   ordered: Int32Array,
 ): void {
-  const { tools, raw } = candidates;
-  const groupOfTool = index.groupOfTool;
+  const { tools, raw, evidenceOf } = candidates;
   const length = to - from;
   const better = (a: number, b: number) =>
     raw[a]! > raw[b]! || (raw[a] === raw[b] && tools[a]! < tools[b]!);
-  // slots sorted inside each group (groups are contiguous: pushed group by group) by score,
-  // then catalog order; groups are small, so insertion sort
+  // slots sorted inside each group by score, then catalog order; groups are small, so insertion
+  // sort. A ranked group's tools were added together, in catalog order, with one evidence: the
+  // evidence tells groups apart, and a stable sort by score alone keeps ties in catalog order.
   const slots = index.scratch(0, length);
   const groupStarts = index.scratch(GROUP_STARTS, length + 1);
   let groupCount = 0;
@@ -520,8 +520,7 @@ function roundRobin(
   let groupStart = 0;
   for (let position = 0; position < length; position++) {
     const slot = survivors[from + position]!;
-    const tool = tools[slot]!;
-    const group = groupOfTool[tool]!;
+    const group = evidenceOf[slot]!;
     if (group !== currentGroup) {
       groupStarts[groupCount++] = position;
       currentGroup = group;
@@ -531,8 +530,7 @@ function roundRobin(
     let at = position;
     while (at > groupStart) {
       const previous = slots[at - 1]!;
-      const previousScore = raw[previous]!;
-      if (!(score > previousScore || (score === previousScore && tool < tools[previous]!))) break;
+      if (!(score > raw[previous]!)) break;
       slots[at] = previous;
       at--;
     }
