@@ -51,7 +51,7 @@ interface RankingQuery {
   unknown: number;
 }
 
-/** Adds `tools` with one shared evidence; ranked groups also give their catalog `ranges`. */
+/** Adds `tools` with one shared evidence. */
 function pushTools(
   candidates: Candidates,
   tools: readonly number[],
@@ -59,14 +59,8 @@ function pushTools(
   matched: readonly string[],
   typos: readonly TypoMatch[] | undefined,
   raw: number,
-  ranges?: readonly number[],
 ): void {
-  const evidence = candidates.evidence.length;
-  candidates.evidence.push({
-    matched,
-    typos: typos !== undefined && typos.length > 0 ? typos : undefined,
-    frozenMatched: undefined,
-  });
+  const evidence = addEvidence(candidates, matched, typos);
   candidates.reserve(tools.length);
   const { tools: slots, strata, evidenceOf, raw: scores } = candidates;
   let slot = candidates.count;
@@ -77,9 +71,55 @@ function pushTools(
     scores[slot] = raw;
   }
   candidates.count = slot;
-  if (ranges !== undefined) {
-    for (let bound = 0; bound < ranges.length; bound++) candidates.ranges.push(ranges[bound]!);
+}
+
+/**
+ * Adds the tools of a ranked (keyword or history) group, read off its catalog ranges, which are
+ * also appended to `candidates.ranges` for scoring; raw scores start at 0.
+ */
+function pushRankedGroup(
+  index: SelectionIndex,
+  candidates: Candidates,
+  group: number,
+  stratum: number,
+  match: GroupMatch,
+): void {
+  const evidence = addEvidence(candidates, match.keywords, match.typos);
+  const first = index.groupRangeStarts[group]!;
+  const last = index.groupRangeStarts[group + 1]!;
+  const groupRanges = index.groupRanges;
+  let size = 0;
+  for (let bound = first; bound < last; bound += 2) {
+    size += groupRanges[bound + 1]! - groupRanges[bound]!;
   }
+  candidates.reserve(size);
+  const { tools: slots, strata, evidenceOf, raw: scores, ranges } = candidates;
+  let slot = candidates.count;
+  for (let bound = first; bound < last; bound += 2) {
+    const start = groupRanges[bound]!;
+    const end = groupRanges[bound + 1]!;
+    ranges.push(start, end);
+    for (let tool = start; tool < end; tool++, slot++) {
+      slots[slot] = tool;
+      strata[slot] = stratum;
+      evidenceOf[slot] = evidence;
+      scores[slot] = 0;
+    }
+  }
+  candidates.count = slot;
+}
+
+function addEvidence(
+  candidates: Candidates,
+  matched: readonly string[],
+  typos: readonly TypoMatch[] | undefined,
+): number {
+  candidates.evidence.push({
+    matched,
+    typos: typos !== undefined && typos.length > 0 ? typos : undefined,
+    frozenMatched: undefined,
+  });
+  return candidates.evidence.length - 1;
 }
 
 /**
@@ -131,9 +171,7 @@ function selectFrom(
     const group = match.group;
     if (index.strategyOfGroup[group] !== 'keyword') continue;
     keywordGroups.add(group);
-    const tools = index.toolsOfGroup[group]!;
-    const ranges = index.rangesOfGroup[group]!;
-    pushTools(candidates, tools, KEYWORD, match.keywords, match.typos, 0, ranges);
+    pushRankedGroup(index, candidates, group, KEYWORD, match);
   }
 
   const query: RankingQuery = {
@@ -368,9 +406,7 @@ function addHistory(
   for (const [group, match] of [...matches].sort((a, b) => a[0] - b[0])) {
     if (index.strategyOfGroup[group] !== 'keyword' || keywordGroups.has(group)) continue;
     added++;
-    const tools = index.toolsOfGroup[group]!;
-    const ranges = index.rangesOfGroup[group]!;
-    pushTools(candidates, tools, HISTORY, match.keywords, match.typos, 0, ranges);
+    pushRankedGroup(index, candidates, group, HISTORY, match);
   }
   return added;
 }

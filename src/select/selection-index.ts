@@ -77,8 +77,12 @@ export class SelectionIndex {
   readonly groupOfTool: Int32Array;
   /** Tool positions of each group, in catalog order. */
   readonly toolsOfGroup: readonly (readonly number[])[];
-  /** Each group's tools as flattened `[start, end)` catalog ranges (usually one). */
-  readonly rangesOfGroup: readonly (readonly number[])[];
+  /**
+   * Each group's tools as `[start, end)` catalog ranges (usually one): group `g`'s are the
+   * pairs in `groupRanges[groupRangeStarts[g]..groupRangeStarts[g + 1])`.
+   */
+  readonly groupRangeStarts: Int32Array;
+  readonly groupRanges: Int32Array;
   /** Strategy of each group. */
   readonly strategyOfGroup: readonly SelectionStrategy[];
   /** Tools of `always` groups, in catalog order. */
@@ -174,15 +178,18 @@ export class SelectionIndex {
     this.toolsOfGroup = toolsOfGroup;
     this.toolNames = this.tools.map((tool) => tool.name);
     this.toolGroups = this.tools.map((tool) => tool.group);
-    this.rangesOfGroup = toolsOfGroup.map((positions) => {
-      const ranges: number[] = [];
+    const ranges: number[] = [];
+    this.groupRangeStarts = new Int32Array(this.groups.length + 1);
+    toolsOfGroup.forEach((positions, group) => {
+      const first = ranges.length;
       for (const position of positions) {
         const last = ranges.length - 1;
-        if (last > 0 && ranges[last] === position) ranges[last] = position + 1;
+        if (last > first && ranges[last] === position) ranges[last] = position + 1;
         else ranges.push(position, position + 1);
       }
-      return ranges;
+      this.groupRangeStarts[group + 1] = ranges.length;
     });
+    this.groupRanges = Int32Array.from(ranges);
     this.contextKeysOfGroup = contextKeys;
     this.alwaysTools = alwaysTools;
     this.contextGroups = this.groups

@@ -122,6 +122,36 @@ describe('context strategy', () => {
     expect(selection.warnings[0]).toMatchObject({ code: 'UNKNOWN_CONTEXT_CHECK' });
   });
 
+  it('ranks a group whose tools are not next to each other in the catalog like one that is', () => {
+    const registry = registryOf([
+      group('files', { strategy: 'keyword', keywords: ['file'] }, [
+        tool('read_file', { description: 'Read a file from disk.' }),
+        tool('delete_file', { description: 'Delete a file forever.' }),
+        tool('copy_file', { description: 'Copy a file to a folder.' }),
+      ]),
+      group('notes', { strategy: 'keyword', keywords: ['note'] }, [
+        tool('add_note', { description: 'Add a note to a file.' }),
+      ]),
+    ]);
+    const [read, remove, copy, note] = registry.list();
+    // files' tools in two runs of the catalog, [0, 1) and [2, 4), with notes' between them
+    const split = new SelectionIndex({
+      tools: [read!, note!, remove!, copy!],
+      groups: registry.groups(),
+      contextChecks: new Map(),
+    });
+    const scores = (selection: {
+      tools: readonly { name: string; reason: { score?: number } }[];
+    }) =>
+      Object.fromEntries(selection.tools.map((selected) => [selected.name, selected.reason.score]));
+    const message = 'delete the file and copy the note to a folder';
+    const whole = registry.select(message);
+    const parts = selectTools(split, message);
+    expect(parts.names).toEqual(['read_file', 'add_note', 'delete_file', 'copy_file']);
+    expect(scores(parts)).toEqual(scores(whole));
+    expect(scores(parts).copy_file).toBeGreaterThan(scores(parts).read_file!);
+  });
+
   it('gives the same answer when a context check selects on the same registry', () => {
     // the selector reuses per-call buffers; a check that selects again must not corrupt them
     const groups = [
