@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Large fuzz run: runs the property-based tests (test/reliability/*.fuzz.test.ts) with many
+ * Large fuzz run: runs the property-based tests (every `*.fuzz.test.ts` under test/) with many
  * more cases than CI and prints how many ran.
  *
  *   node scripts/fuzz.mjs                          # 5,000 runs per property
