@@ -33,8 +33,8 @@ export class KeywordIndex {
    * Phrases packed in typed arrays (a phrase object and its term array per keyword would be
    * several pointer hops, each a likely cache miss in a large registry), ordered by first term:
    * the phrases starting with term `t` are `#firstStarts[t]..#firstStarts[t + 1]`, in
-   * registration order; phrase `p` belongs to group `#phraseGroup[p]`, spells `#phraseKeyword[p]` and has
-   * the terms `#phraseTerms[#termStarts[p]..#termStarts[p + 1])`.
+   * registration order; phrase `p` belongs to group `#phraseGroup[p]`, spells
+   * `#phraseKeyword[p]` and has the terms `#phraseTerms[#termStarts[p]..#termStarts[p + 1])`.
    */
   readonly #firstStarts: Int32Array;
   readonly #phraseGroup: Int32Array;
