@@ -42,6 +42,10 @@ export const DEFAULT_RELEVANCE_PARAMETERS: Readonly<RelevanceParameters> = Objec
 });
 
 const FIELD_COUNT = 8;
+/** Postings up to this long are scanned from their start; longer ones get a skip directory. */
+const SHORT_POSTINGS = 16;
+/** Average postings per skip-directory bucket. */
+const POSTINGS_PER_BUCKET = 4;
 /**
  * Which of a tool's own fields (name, title, tags, description, parameter names, parameter
  * texts) have texts that repeat across tools, so are worth looking up before analyzing.
@@ -58,8 +62,8 @@ export interface ScoredDocument {
  * A BM25F index over the registry's tools, in catalog order (document `i` is tool `i`). Each
  * (tool, term) weight, idf times the saturated, field-weighted term frequency, is computed once
  * at build time and stored by term in typed arrays, each term's postings in catalog order (a
- * few candidates are scored by binary search into them, without touching the rest of the
- * catalog; search walks them whole). Each tool's sorted term ids are kept too, so results can
+ * few candidates are scored by entering them through a skip directory, without touching the
+ * rest of the catalog; search walks them whole). Each tool's sorted term ids are kept too, so results can
  * say which query words a tool contains.
  */
 export class RelevanceIndex {
@@ -67,9 +71,25 @@ export class RelevanceIndex {
   readonly k1: number;
   readonly #docStarts: Int32Array;
   readonly #docTerms: Int32Array;
-  readonly #postStarts: Int32Array;
-  readonly #postDocs: Int32Array;
-  readonly #postWeights: Float32Array;
+  /**
+   * Per term `t`, four integers at `4t`: where its postings start and end (entries of
+   * `#postingDocs`), and its skip directory's start in `#skips` (-1 for short postings) and
+   * bucket shift. Kept side by side so a query term costs one cache line, not four arrays.
+   */
+  readonly #termInfo: Int32Array;
+  /**
+   * Postings, by term in catalog order: entry `i` is the doc at `#postingDocs[2i]` and its
+   * weight at `#postingWeights[2i + 1]` (two views of one buffer, so a doc and its weight share
+   * a cache line).
+   */
+  readonly #postingDocs: Int32Array;
+  readonly #postingWeights: Float32Array;
+  /**
+   * Skip directories of long postings: term `t`'s entries for docs of at least `k << shift`
+   * start at `#skips[base + k]`, with buckets sized to hold a few entries, so one read finds
+   * where a candidate range starts instead of a binary search's chain of probes.
+   */
+  readonly #skips: Int32Array;
   readonly #idf: Float64Array;
   /** idf of a term no tool contains: as rare as the rarest indexed term. */
   readonly unknownIdf: number;
@@ -215,13 +235,27 @@ export class RelevanceIndex {
     this.unknownIdf = Math.log(1 + (count - 1 + 0.5) / 1.5);
 
     // by term: each (tool, term) weight, idf times the saturated term frequency
-    this.#postStarts = new Int32Array(vocabularySize + 1);
-    for (let id = 0; id < vocabularySize; id++) {
-      this.#postStarts[id + 1] = this.#postStarts[id]! + documentFrequency[id]!;
+    const termInfo = new Int32Array(vocabularySize * 4);
+    let skipTotal = 0;
+    for (let id = 0, start = 0; id < vocabularySize; id++) {
+      const frequency = documentFrequency[id]!;
+      termInfo[id * 4] = start;
+      termInfo[id * 4 + 1] = start + frequency;
+      termInfo[id * 4 + 2] = -1;
+      start += frequency;
+      if (frequency <= SHORT_POSTINGS) continue;
+      // buckets of 2^shift docs holding about POSTINGS_PER_BUCKET entries each
+      let shift = 0;
+      while ((1 << (shift + 1)) * frequency <= POSTINGS_PER_BUCKET * count) shift++;
+      termInfo[id * 4 + 2] = skipTotal;
+      termInfo[id * 4 + 3] = shift;
+      skipTotal += (count >> shift) + 2;
     }
-    this.#postDocs = new Int32Array(total);
-    this.#postWeights = new Float32Array(total);
-    const fill = this.#postStarts.slice(0, vocabularySize);
+    const buffer = new ArrayBuffer(total * 8);
+    const postingDocs = new Int32Array(buffer);
+    const postingWeights = new Float32Array(buffer);
+    const fill = new Int32Array(vocabularySize);
+    for (let id = 0; id < vocabularySize; id++) fill[id] = termInfo[id * 4]!;
     const k1 = this.k1;
     const terms = this.#docTerms;
     const frequencyOf = frequencies.view();
@@ -230,17 +264,34 @@ export class RelevanceIndex {
         const id = terms[slot]!;
         const frequency = frequencyOf[slot]!;
         const at = fill[id]!++;
-        this.#postDocs[at] = doc;
-        this.#postWeights[at] = (this.#idf[id]! * (k1 + 1) * frequency) / (k1 + frequency);
+        postingDocs[at * 2] = doc;
+        postingWeights[at * 2 + 1] = (this.#idf[id]! * (k1 + 1) * frequency) / (k1 + frequency);
       }
     }
+    const skips = new Int32Array(skipTotal);
+    for (let id = 0; id < vocabularySize; id++) {
+      const base = termInfo[id * 4 + 2]!;
+      if (base < 0) continue;
+      const shift = termInfo[id * 4 + 3]!;
+      const buckets = (count >> shift) + 2;
+      const last = termInfo[id * 4 + 1]!;
+      let entry = termInfo[id * 4]!;
+      for (let bucket = 0; bucket < buckets; bucket++) {
+        while (entry < last && postingDocs[entry * 2]! < bucket << shift) entry++;
+        skips[base + bucket] = entry;
+      }
+    }
+    this.#termInfo = termInfo;
+    this.#postingDocs = postingDocs;
+    this.#postingWeights = postingWeights;
+    this.#skips = skips;
     this.#accumulator = new Float64Array(count);
   }
 
   /** Number of tools containing term `id` (0 for ids added after the index was built). */
   documentFrequency(id: number): number {
     if (id < 0 || id >= this.#idf.length) return 0;
-    return this.#postStarts[id + 1]! - this.#postStarts[id]!;
+    return this.#termInfo[id * 4 + 1]! - this.#termInfo[id * 4]!;
   }
 
   /**
@@ -261,8 +312,9 @@ export class RelevanceIndex {
    * Raw scores of the tools in `ranges` (flattened `[start, end)` pairs of catalog positions),
    * written to `out[i]` for each `docs[i]` with `from <= i < to`; those docs must be exactly
    * the tools of the ranges.
-   * Each query term's postings are entered by binary search at each range, so the cost is
-   * (query terms × ranges × log postings) plus the matches: it does not grow with the catalog.
+   * Each query term's postings are entered at each range through the term's skip directory
+   * (short postings from their start), so the cost is (query terms × ranges) plus the matches:
+   * it does not grow with the catalog.
    */
   scoreRanges(
     queryIds: readonly number[],
@@ -274,32 +326,30 @@ export class RelevanceIndex {
     out: { [index: number]: number },
   ): void {
     const accumulator = this.#accumulator;
-    const postStarts = this.#postStarts;
-    const postDocs = this.#postDocs;
-    const postWeights = this.#postWeights;
+    const termInfo = this.#termInfo;
+    const postingDocs = this.#postingDocs;
+    const postingWeights = this.#postingWeights;
+    const skips = this.#skips;
     const vocabularySize = this.#idf.length;
     for (let index = 0; index < queryIds.length; index++) {
       const id = queryIds[index]!;
       if (id < 0 || id >= vocabularySize) continue;
       const weight = weights[index]!;
-      const first = postStarts[id]!;
-      const last = postStarts[id + 1]!;
+      const first = termInfo[id * 4]!;
+      const last = termInfo[id * 4 + 1]!;
       if (first === last) continue;
+      const skipBase = termInfo[id * 4 + 2]!;
+      const skipShift = termInfo[id * 4 + 3]!;
       for (let range = 0; range < ranges.length; range += 2) {
         const start = ranges[range]!;
         const end = ranges[range + 1]!;
-        // lower bound of `start` in this term's postings (sorted by catalog position)
-        let low = first;
-        let high = last;
-        while (low < high) {
-          const middle = (low + high) >>> 1;
-          if (postDocs[middle]! < start) low = middle + 1;
-          else high = middle;
-        }
-        for (let slot = low; slot < last; slot++) {
-          const doc = postDocs[slot]!;
+        // the first entry at or after `start`: from its skip bucket, or the list's start
+        let entry = skipBase >= 0 ? skips[skipBase + (start >> skipShift)]! : first;
+        while (entry < last && postingDocs[entry * 2]! < start) entry++;
+        for (; entry < last; entry++) {
+          const doc = postingDocs[entry * 2]!;
           if (doc >= end) break;
-          accumulator[doc]! += weight * postWeights[slot]!;
+          accumulator[doc]! += weight * postingWeights[entry * 2 + 1]!;
         }
       }
     }
@@ -326,11 +376,11 @@ export class RelevanceIndex {
       const id = queryIds[index]!;
       if (id < 0 || id >= this.#idf.length) continue;
       const weight = weights[index]!;
-      const end = this.#postStarts[id + 1]!;
-      for (let slot = this.#postStarts[id]!; slot < end; slot++) {
-        const doc = this.#postDocs[slot]!;
+      const end = this.#termInfo[id * 4 + 1]!;
+      for (let entry = this.#termInfo[id * 4]!; entry < end; entry++) {
+        const doc = this.#postingDocs[entry * 2]!;
         if (accumulator[doc] === 0) touched.push(doc);
-        accumulator[doc]! += weight * this.#postWeights[slot]!;
+        accumulator[doc]! += weight * this.#postingWeights[entry * 2 + 1]!;
       }
     }
     const best: ScoredDocument[] = [];

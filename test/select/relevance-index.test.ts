@@ -48,6 +48,51 @@ describe('RelevanceIndex', () => {
     expect(again[0]).toBeCloseTo(raw[1]!, 10);
   });
 
+  it('scores ranges anywhere in long postings exactly as a full search does', () => {
+    // 12 groups of 15 tools: "records" is in every tool, "ledger" in every third and "alpha"
+    // in one group, so postings are long (skip directory), sparse and short
+    const groups = Array.from({ length: 12 }, (_, g) =>
+      group(
+        `g${g}`,
+        { strategy: 'keyword', keywords: [`k${g}`] },
+        Array.from({ length: 15 }, (_, t) =>
+          tool(`g${g}_t${t}`, {
+            description: `Records of ${(g * 15 + t) % 3 === 0 ? 'ledger ' : ''}${g === 7 ? 'alpha ' : ''}item ${t}.`,
+          }),
+        ),
+      ),
+    );
+    const large = registryOf(groups);
+    const vocabulary = new TermVocabulary();
+    const index = new RelevanceIndex(large.list(), large.groups(), analyzer, vocabulary);
+    const id = (word: string) => vocabulary.idOf(analyzer.stem(word));
+    const query = [id('records'), id('ledger'), id('alpha'), id('item')];
+    const weights = [1, 0.5, 2, 1];
+    const full = new Map(index.search(query, weights, 1000).map((r) => [r.doc, r.raw]));
+    expect(full.size).toBe(180);
+    // every group's range alone, several together (out of catalog order), single tools, and
+    // ranges that start and end inside groups
+    const cases: number[][] = [
+      ...Array.from({ length: 12 }, (_, g) => [g * 15, g * 15 + 15]),
+      [150, 165, 0, 15, 105, 120],
+      [0, 1],
+      [179, 180],
+      [7, 38],
+      [101, 102, 44, 46],
+    ];
+    for (const ranges of cases) {
+      const docs: number[] = [];
+      for (let at = 0; at < ranges.length; at += 2) {
+        for (let doc = ranges[at]!; doc < ranges[at + 1]!; doc++) docs.push(doc);
+      }
+      const raw = docs.map(() => 0);
+      index.scoreRanges(query, weights, ranges, docs, 0, docs.length, raw);
+      docs.forEach((doc, slot) => {
+        expect(raw[slot]).toBeCloseTo(full.get(doc)!, 10);
+      });
+    }
+  });
+
   it('searches best first with catalog-order ties, k and a filter', () => {
     const { index, id } = build();
     const results = index.search([id('records')], [1], 10);
