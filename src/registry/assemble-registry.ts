@@ -153,35 +153,57 @@ export function assembleRegistry(input: AssembleInput): Registry {
   });
 }
 
+/** Where a registered tool comes from. */
+type ToolPlace = Pick<RegisteredTool, 'group' | 'version' | 'source' | 'index'> & {
+  pointer: string;
+};
+
 /**
- * `tool` with where it comes from, frozen. The fields every tool has come first, in one
- * literal, so V8 stores them inside the object: selection reads registered tools on every
- * turn, and a spread copy kept most fields in a separate property array (a second cache miss
- * per tool at 10,000 tools). The tool's other fields follow in their own order, then `file`.
+ * Sets a registered tool's fields: the ones every tool has, then the optional ones in the order
+ * validation adds them, then `file`. Called with `new`: V8 gives an object made by a constructor
+ * room inside it for every field the constructor sets, while an object literal extended
+ * afterwards keeps the extra fields (`title`, `tags`, ...) in a separate property array, a
+ * second cache miss each time a selection copies a tool of a large registry. Its `prototype` is
+ * `Object.prototype`, so the objects are plain objects.
  */
+function RegisteredToolFields(
+  this: Record<string, unknown>,
+  tool: ToolDefinition,
+  place: ToolPlace,
+  file: string | undefined,
+): void {
+  this.name = tool.name;
+  this.description = tool.description;
+  this.category = tool.category;
+  this.input_schema = tool.input_schema;
+  this.metadata = tool.metadata;
+  this.group = place.group;
+  this.version = place.version;
+  this.source = place.source;
+  this.pointer = place.pointer;
+  this.index = place.index;
+  if (tool.output_schema !== undefined) this.output_schema = tool.output_schema;
+  if (tool.title !== undefined) this.title = tool.title;
+  if (tool.annotations !== undefined) this.annotations = tool.annotations;
+  if (tool.tags !== undefined) this.tags = tool.tags;
+  if (tool.examples !== undefined) this.examples = tool.examples;
+  if (file !== undefined) this.file = file;
+}
+RegisteredToolFields.prototype = Object.prototype;
+
+const newRegisteredTool = RegisteredToolFields as unknown as new (
+  tool: ToolDefinition,
+  place: ToolPlace,
+  file: string | undefined,
+) => RegisteredTool;
+
+/** `tool` with where it comes from, frozen (see `RegisteredToolFields` for the field order). */
 function registerTool(
   tool: ToolDefinition,
-  place: Pick<RegisteredTool, 'group' | 'version' | 'source' | 'index'> & { pointer: string },
+  place: ToolPlace,
   file: string | undefined,
 ): RegisteredTool {
-  const registered: Record<string, unknown> = {
-    name: tool.name,
-    description: tool.description,
-    category: tool.category,
-    input_schema: tool.input_schema,
-    metadata: tool.metadata,
-    group: place.group,
-    version: place.version,
-    source: place.source,
-    pointer: place.pointer,
-    index: place.index,
-  };
-  for (const key of Object.keys(tool)) {
-    if (!Object.hasOwn(registered, key))
-      registered[key] = (tool as unknown as Record<string, unknown>)[key];
-  }
-  if (file !== undefined) registered.file = file;
-  return Object.freeze(registered) as unknown as RegisteredTool;
+  return Object.freeze(new newRegisteredTool(tool, place, file));
 }
 
 function chooseVersions(

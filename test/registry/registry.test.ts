@@ -82,6 +82,67 @@ describe('Registry.register', () => {
     expect(more.migrationStatus().jsonOnly).toEqual(['alpha_tool', 'beta_tool']);
   });
 
+  it('registers every field of a tool as a plain frozen object, in a fixed key order', async () => {
+    const full = makeTool({
+      name: 'full_tool',
+      title: 'Full tool',
+      tags: ['a', 'b'],
+      annotations: { readOnlyHint: true },
+      output_schema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+      input_schema: { type: 'object', properties: { q: { type: 'string' } } },
+      examples: [{ q: 'x' }],
+    });
+    const bare = makeTool({ name: 'bare_tool' });
+    const dir = createTempDir({
+      'alpha_tools.json': makeGroup('alpha', { tools: [full, bare] }),
+    });
+    const registry = await loadRegistry({ dirs: [dir] });
+    const tool = registry.get('full_tool')!;
+    const { group, version, source, pointer, index, file, ...definition } = tool;
+    expect(definition).toEqual(full);
+    expect({ group, version, source, pointer, index }).toEqual({
+      group: 'alpha',
+      version: '1.0.0',
+      source: 'json',
+      pointer: '/tools/0',
+      index: 0,
+    });
+    expect(file).toBe(join(dir, 'alpha_tools.json'));
+    expect(Object.keys(tool)).toEqual([
+      'name',
+      'description',
+      'category',
+      'input_schema',
+      'metadata',
+      'group',
+      'version',
+      'source',
+      'pointer',
+      'index',
+      'output_schema',
+      'title',
+      'annotations',
+      'tags',
+      'examples',
+      'file',
+    ]);
+    expect(Object.keys(registry.get('bare_tool')!)).toEqual([
+      'name',
+      'description',
+      'category',
+      'input_schema',
+      'metadata',
+      'group',
+      'version',
+      'source',
+      'pointer',
+      'index',
+      'file',
+    ]);
+    expect(Object.getPrototypeOf(tool)).toBe(Object.prototype);
+    expect(Object.isFrozen(tool)).toBe(true);
+  });
+
   it('validates like a file and throws with diagnostics', () => {
     const registry = createRegistry();
     const error = (() => {
