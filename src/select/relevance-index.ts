@@ -63,8 +63,8 @@ export interface ScoredDocument {
  * (tool, term) weight, idf times the saturated, field-weighted term frequency, is computed once
  * at build time and stored by term in typed arrays, each term's postings in catalog order (a
  * few candidates are scored by entering them through a skip directory, without touching the
- * rest of the catalog; search walks them whole). Each tool's sorted term ids are kept too, so results can
- * say which query words a tool contains.
+ * rest of the catalog; search walks them whole). Each tool's sorted term ids are kept too, so
+ * results can say which query words a tool contains.
  */
 export class RelevanceIndex {
   readonly size: number;
@@ -74,7 +74,7 @@ export class RelevanceIndex {
   /**
    * Per term `t`, four integers at `4t`: where its postings start and end (entries of
    * `#postingDocs`), and its skip directory's start in `#skips` (-1 for short postings) and
-   * bucket shift. Kept side by side so a query term costs one cache line, not four arrays.
+   * bucket shift. Kept side by side so a query term costs one cache line, not three arrays.
    */
   readonly #termInfo: Int32Array;
   /**
