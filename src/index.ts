@@ -6,30 +6,29 @@
 
 export { RegistryLoadError } from './errors/registry-load-error.js';
 export { ToolcapError } from './errors/toolcap-error.js';
-// executing tool calls: handlers, external --schema tools, MCP server
-export {
-  checkExternalToolSchema,
-  type ExternalSchemaProblem,
-  type ExternalToolSchema,
-} from './execute/check-external-schema.js';
-export {
-  createMcpServer,
-  type McpServerHandle,
-  type McpServerOptions,
-} from './execute/create-mcp-server.js';
-export {
-  type DiscoverExternalToolsOptions,
-  type DiscoveredExternalTool,
-  discoverExternalTools,
-} from './execute/discover-external-tools.js';
 export { EXECUTE_ERROR_CODES, type ExecuteErrorCode } from './execute/execute-error-codes.js';
 export {
   DEFAULT_EXECUTION_LIMITS,
   type ExecutionLimits,
   type ExecutionLimitsInput,
 } from './execute/execution-limits.js';
-export type { ExecutionOptions } from './execute/execution-settings.js';
-export { binaryNameFromTool, toolNameFromBinary } from './execute/external-tool-names.js';
+// executing tool calls: handlers, external --schema tools, MCP server
+export {
+  checkExternalToolSchema,
+  type ExternalSchemaProblem,
+  type ExternalToolSchema,
+} from './execute/external/check-external-schema.js';
+export {
+  type DiscoverExternalToolsOptions,
+  type DiscoveredExternalTool,
+  discoverExternalTools,
+} from './execute/external/discover-external-tools.js';
+export { binaryNameFromTool, toolNameFromBinary } from './execute/external/external-tool-names.js';
+export {
+  DEFAULT_EXTERNAL_GROUP,
+  type LoadExternalToolsOptions,
+  loadExternalTools,
+} from './execute/external/load-external-tools.js';
 export {
   appendJsonLines,
   type FileLockOptions,
@@ -40,11 +39,6 @@ export {
   withFileLock,
   writeFileAtomic,
 } from './execute/file-store.js';
-export {
-  DEFAULT_EXTERNAL_GROUP,
-  type LoadExternalToolsOptions,
-  loadExternalTools,
-} from './execute/load-external-tools.js';
 export { ToolError } from './execute/tool-error.js';
 export { ToolNotFoundError } from './execute/tool-not-found-error.js';
 export type {
@@ -58,6 +52,8 @@ export type {
   ToolHandlerOptions,
 } from './execute/types.js';
 export { type InputValidation, validateToolInput } from './execute/validate-tool-input.js';
+export { formatDiagnostic } from './format/format-diagnostic.js';
+export { DEFAULT_LOAD_LIMITS, type LoadLimits } from './format/limits.js';
 export { isValidToolName, normalizeTags, TOOL_NAME_PATTERN } from './format/names.js';
 export type {
   CostEstimate,
@@ -79,10 +75,13 @@ export type {
   ToolSource,
   Warning,
 } from './format/types.js';
+export { removeNullOptionals } from './json-schema/remove-null-optionals.js';
 export { DIAGNOSTIC_CODES, type DiagnosticCode } from './load/diagnostic-codes.js';
-export { formatDiagnostic } from './load/format-diagnostic.js';
-export { DEFAULT_LOAD_LIMITS, type LoadLimits } from './load/limits.js';
-export { type LoadRegistryOptions, loadRegistry } from './load/load-registry.js';
+export {
+  createMcpServer,
+  type McpServerHandle,
+  type McpServerOptions,
+} from './mcp/create-mcp-server.js';
 // migration and schema evolution: import, migrate status, semver diff
 export {
   type BuildImportedGroupOptions,
@@ -174,19 +173,10 @@ export {
   type TranslationResult,
   type WireSchema,
 } from './providers/provider-types.js';
-export { removeNullOptionals } from './providers/remove-null-optionals.js';
 export { translate } from './providers/translate.js';
 export { TranslationError, type TranslationErrorCode } from './providers/translation-error.js';
-export { type CreateRegistryOptions, createRegistry } from './registry/create-registry.js';
 export type { FallbackExecute, FallbackTool, ParamDefinition } from './registry/fallback-tools.js';
 export { paramsToJsonSchema } from './registry/fallback-tools.js';
-export {
-  type ContextCheck,
-  type ListOptions,
-  type MigrationStatus,
-  Registry,
-  type RegistrySettings,
-} from './registry/registry.js';
 // per-turn selection and search
 export {
   DEFAULT_FALLBACK_K,
@@ -217,6 +207,16 @@ export {
   type TextAnalyzerOptions,
 } from './text/text-analyzer.js';
 export { type TextToken, tokenize } from './text/tokenize.js';
+export { type CreateRegistryOptions, createRegistry } from './toolcap/create-registry.js';
+export type { ExecutionOptions } from './toolcap/execution-settings.js';
+export { type LoadRegistryOptions, loadRegistry } from './toolcap/load-registry.js';
+export {
+  type ContextCheck,
+  type ListOptions,
+  type MigrationStatus,
+  Registry,
+  type RegistrySettings,
+} from './toolcap/registry.js';
 // hot reload
 export {
   type RegistryChange,

@@ -1,5 +1,5 @@
+import { formatDiagnostic } from '../format/format-diagnostic.js';
 import type { Diagnostic } from '../format/types.js';
-import { formatDiagnostic } from '../load/format-diagnostic.js';
 import { type CliIo, createStyle, useColor } from './io.js';
 
 /** Writes diagnostics to stderr, one per line, for commands whose data goes to stdout. */

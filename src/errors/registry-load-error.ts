@@ -1,5 +1,5 @@
+import { formatDiagnostic } from '../format/format-diagnostic.js';
 import type { Diagnostic } from '../format/types.js';
-import { formatDiagnostic } from '../load/format-diagnostic.js';
 import { ToolcapError } from './toolcap-error.js';
 
 /** Thrown by `loadRegistry({ strict: true })` and `registry.register()` when there are errors. */

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import type { JsonValue, RegisteredTool } from '../format/types.js';
-import type { Registry } from '../registry/registry.js';
+import type { Registry } from '../toolcap/registry.js';
 import { errorMessage } from '../util/error-message.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution-limits.js';
+import { runExternalTool } from './external/run-external-tool.js';
 import { resolveHandler } from './load-handler.js';
-import { runExternalTool } from './run-external-tool.js';
 import { runWithDeadline } from './run-with-deadline.js';
 import { ToolError } from './tool-error.js';
 import { ToolNotFoundError } from './tool-not-found-error.js';

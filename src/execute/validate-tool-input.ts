@@ -1,6 +1,6 @@
 import type { JsonSchema, RegisteredTool } from '../format/types.js';
-import { removeNullOptionals } from '../providers/remove-null-optionals.js';
-import { type CompiledSchema, compileSchema } from '../schema/compile-schema.js';
+import { type CompiledSchema, compileSchema } from '../json-schema/compile-schema.js';
+import { removeNullOptionals } from '../json-schema/remove-null-optionals.js';
 import { errorMessage } from '../util/error-message.js';
 import type { InputProblem, ToolCallError } from './types.js';
 

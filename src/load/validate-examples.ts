@@ -1,5 +1,5 @@
 import type { JsonObject, JsonSchema } from '../format/types.js';
-import { compileSchema } from '../schema/compile-schema.js';
+import { compileSchema } from '../json-schema/compile-schema.js';
 
 /** One failing example. */
 export interface ExampleProblem {

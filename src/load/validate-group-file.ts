@@ -5,6 +5,7 @@ import {
   validateToolFast,
 } from '../format/generated/group-validators.js';
 import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
+import type { LoadLimits } from '../format/limits.js';
 import { groupNameFromFileName, normalizeTags } from '../format/names.js';
 import type {
   CostEstimate,
@@ -18,15 +19,14 @@ import type {
   ToolDefinition,
   ToolGroupDefinition,
 } from '../format/types.js';
-import { suggestSimilar } from '../util/suggest-similar.js';
 import {
   checkSchema,
   measureAndFreeze,
   schemaDialect,
   suggestJsonSchemaType,
-} from './check-schema.js';
+} from '../json-schema/check-schema.js';
+import { suggestSimilar } from '../util/suggest-similar.js';
 import type { DiagnosticCode } from './diagnostic-codes.js';
-import type { LoadLimits } from './limits.js';
 import { quoteValue } from './quote-value.js';
 import { validateExamples } from './validate-examples.js';
 

@@ -1,6 +1,6 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
+import { DEFAULT_LOAD_LIMITS, type LoadLimits } from '../format/limits.js';
 import type { SelectionStrategy, ToolCategory, ToolDefinition, Warning } from '../format/types.js';
-import { DEFAULT_LOAD_LIMITS, type LoadLimits } from '../load/limits.js';
 import { type GroupProblem, validateGroupDocument } from '../load/validate-group-file.js';
 import { suggestKeywords } from './suggest-keywords.js';
 

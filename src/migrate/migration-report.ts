@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../format/types.js';
-import { type LoadRegistryOptions, loadRegistry } from '../load/load-registry.js';
 import type { FallbackTool } from '../registry/fallback-tools.js';
+import { type LoadRegistryOptions, loadRegistry } from '../toolcap/load-registry.js';
 
 /** Where each tool of a half-migrated project is defined: the JSON `migrate status --json` prints. */
 export interface MigrationReport {

@@ -1,4 +1,7 @@
 import type { Warning } from '../format/types.js';
+import { flattenRootComposition } from '../json-schema/flatten-root-composition.js';
+import { createWarningSink } from '../json-schema/schema-warnings.js';
+import { upgradeToDraft2020 } from '../json-schema/upgrade-to-draft-2020.js';
 import { deferredTools } from './defer-loading.js';
 import type { ProviderTranslator } from './provider-translator.js';
 import type {
@@ -7,9 +10,6 @@ import type {
   AnthropicToolEntry,
   AnthropicToolSearchTool,
 } from './provider-types.js';
-import { flattenRootComposition } from './schema/flatten-root-composition.js';
-import { createWarningSink } from './schema/schema-warnings.js';
-import { upgradeToDraft2020 } from './schema/upgrade-to-draft-2020.js';
 import { prepareDescription } from './tool-description.js';
 
 const TOOL_SEARCH_TOOLS: Readonly<Record<'bm25' | 'regex', AnthropicToolSearchTool>> = {

@@ -8,13 +8,13 @@ import type {
   ToolDefinition,
   Warning,
 } from '../format/types.js';
+import { isPlainObject, type SchemaNode } from '../json-schema/schema-node.js';
+import { createWarningSink } from '../json-schema/schema-warnings.js';
 import { extractProviderTools, type RawTool } from './import/extract-provider-tools.js';
 import { annotationsBeyondCategory, inferCategory } from './import/infer-category.js';
 import { normalizeImportedSchema } from './import/normalize-imported-schema.js';
 import { toCanonicalToolName } from './import/to-canonical-tool-name.js';
 import { isProviderId, PROVIDER_IDS, type ProviderId } from './provider-types.js';
-import { isPlainObject, type SchemaNode } from './schema/schema-node.js';
-import { createWarningSink } from './schema/schema-warnings.js';
 import { TranslationError } from './translation-error.js';
 
 /** Options of `fromProvider`: the defaults imported tools get for what providers do not carry. */

@@ -1,10 +1,10 @@
+import { flattenRootComposition } from '../json-schema/flatten-root-composition.js';
+import { inlineRefs } from '../json-schema/inline-refs.js';
+import { createWarningSink } from '../json-schema/schema-warnings.js';
+import { toGeminiSchema } from '../json-schema/to-gemini-schema.js';
+import { upgradeToDraft2020 } from '../json-schema/upgrade-to-draft-2020.js';
 import type { ProviderTranslator } from './provider-translator.js';
 import type { GeminiFunctionDeclaration, GeminiTool } from './provider-types.js';
-import { flattenRootComposition } from './schema/flatten-root-composition.js';
-import { inlineRefs } from './schema/inline-refs.js';
-import { createWarningSink } from './schema/schema-warnings.js';
-import { toGeminiSchema } from './schema/to-gemini-schema.js';
-import { upgradeToDraft2020 } from './schema/upgrade-to-draft-2020.js';
 import { prepareDescription } from './tool-description.js';
 
 /**

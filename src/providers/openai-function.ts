@@ -1,11 +1,11 @@
 import type { ToolDefinition, Warning } from '../format/types.js';
+import { flattenRootComposition } from '../json-schema/flatten-root-composition.js';
+import { inlineRefs } from '../json-schema/inline-refs.js';
+import { createWarningSink } from '../json-schema/schema-warnings.js';
+import { toOpenAISchema } from '../json-schema/to-openai-schema.js';
+import { upgradeToDraft2020 } from '../json-schema/upgrade-to-draft-2020.js';
 import type { AssembledTools, PreparedEntry } from './provider-translator.js';
 import type { OpenAIChatOptions } from './provider-types.js';
-import { flattenRootComposition } from './schema/flatten-root-composition.js';
-import { inlineRefs } from './schema/inline-refs.js';
-import { createWarningSink } from './schema/schema-warnings.js';
-import { toOpenAISchema } from './schema/to-openai-schema.js';
-import { upgradeToDraft2020 } from './schema/upgrade-to-draft-2020.js';
 import { prepareDescription } from './tool-description.js';
 
 /** Most tools one OpenAI request takes ("array too long ... maximum length 128"). */

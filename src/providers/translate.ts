@@ -1,5 +1,6 @@
 import { isValidToolName } from '../format/names.js';
 import type { ToolDefinition, Warning } from '../format/types.js';
+import { defineEntry, isPlainObject } from '../json-schema/schema-node.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { anthropicTranslator } from './anthropic-prepare-tools.js';
 import { bedrockTranslator } from './bedrock-prepare-tools.js';
@@ -18,7 +19,6 @@ import {
   type TranslateOptions,
   type TranslationResult,
 } from './provider-types.js';
-import { defineEntry, isPlainObject } from './schema/schema-node.js';
 import { TranslationError } from './translation-error.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: each translator is typed by its own provider

@@ -11,13 +11,13 @@ import type {
 } from '../format/types.js';
 import type { TextPosition } from '../load/parse-json-document.js';
 import { validateGroupDocument } from '../load/validate-group-file.js';
+import { type MigrationStatus, Registry, type RegistrySettings } from '../toolcap/registry.js';
 import {
   FALLBACK_GROUP,
   type FallbackExecute,
   type FallbackTool,
   fallbackToolToEntry,
 } from './fallback-tools.js';
-import { type MigrationStatus, Registry, type RegistrySettings } from './registry.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,7 +1,7 @@
 import { RegistryLoadError } from '../errors/registry-load-error.js';
 import type { Diagnostic, RegisteredGroup, RegisteredTool } from '../format/types.js';
 import { validateGroupDocument } from '../load/validate-group-file.js';
-import { Registry } from './registry.js';
+import { Registry } from '../toolcap/registry.js';
 
 const REGISTER_LABEL = '<register>';
 

@@ -1,8 +1,8 @@
 import type { RegisteredTool, Warning } from '../format/types.js';
+import { estimateToolTokens } from '../providers/estimate-tokens.js';
 import { errorMessage } from '../util/error-message.js';
 import { type AnalyzedTurn, analyzeTurn } from './analyze-turn.js';
 import type { Candidates, Evidence } from './candidates.js';
-import { estimateToolTokens } from './estimate-tokens.js';
 import type { GroupMatch } from './keyword-index.js';
 import { type ResolvedSelectOptions, resolveSelectOptions } from './resolve-select-options.js';
 import { filterRejectMask, type SelectionIndex } from './selection-index.js';

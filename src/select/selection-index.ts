@@ -4,9 +4,9 @@ import type {
   SelectionStrategy,
   ToolCategory,
 } from '../format/types.js';
-import type { ContextCheck } from '../registry/registry.js';
 import { getDefaultTextAnalyzer, type TextAnalyzer } from '../text/text-analyzer.js';
 import { TypoIndex } from '../text/typo-index.js';
+import type { ContextCheck } from '../toolcap/registry.js';
 import { WordCache } from './analyze-turn.js';
 import { Candidates } from './candidates.js';
 import { KeywordIndex } from './keyword-index.js';

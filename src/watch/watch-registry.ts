@@ -1,8 +1,8 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Diagnostic } from '../format/types.js';
-import { type LoadRegistryOptions, loadRegistry } from '../load/load-registry.js';
-import type { Registry } from '../registry/registry.js';
+import { type LoadRegistryOptions, loadRegistry } from '../toolcap/load-registry.js';
+import type { Registry } from '../toolcap/registry.js';
 import { hashGroupFiles, statGroupFiles } from './fingerprint-group-files.js';
 
 /** Options of `watchRegistry`: the `loadRegistry` options plus the watching cadence. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolcapError } from '../../src/errors/toolcap-error.js';
 import { ToolNotFoundError } from '../../src/execute/tool-not-found-error.js';
 import { validateToolInput } from '../../src/execute/validate-tool-input.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
+import { createRegistry } from '../../src/toolcap/create-registry.js';
 import {
   createRegistryWith,
   createTestingRegistry,
@@ -148,7 +148,7 @@ describe('registry.execute: input validation', () => {
   });
 
   it('compiles each input schema once and reuses it', async () => {
-    const { getCompileCount } = await import('../../src/schema/compile-schema.js');
+    const { getCompileCount } = await import('../../src/json-schema/compile-schema.js');
     await registry.execute('echo', { title: 'warm' }, context);
     const before = getCompileCount();
     for (let index = 0; index < 20; index++) {

@@ -2,12 +2,15 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkExternalToolSchema } from '../../src/execute/check-external-schema.js';
-import { discoverExternalTools } from '../../src/execute/discover-external-tools.js';
-import { binaryNameFromTool, toolNameFromBinary } from '../../src/execute/external-tool-names.js';
-import { loadExternalTools } from '../../src/execute/load-external-tools.js';
-import { loadRegistry } from '../../src/load/load-registry.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
+import { checkExternalToolSchema } from '../../src/execute/external/check-external-schema.js';
+import { discoverExternalTools } from '../../src/execute/external/discover-external-tools.js';
+import {
+  binaryNameFromTool,
+  toolNameFromBinary,
+} from '../../src/execute/external/external-tool-names.js';
+import { loadExternalTools } from '../../src/execute/external/load-external-tools.js';
+import { createRegistry } from '../../src/toolcap/create-registry.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { makeTempDir } from './testing-registry.js';
 
 const TOOLS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'external-tools');

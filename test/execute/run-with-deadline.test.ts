@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runExecutable } from '../../src/execute/run-executable.js';
+import { runExecutable } from '../../src/execute/external/run-executable.js';
 import { runWithDeadline } from '../../src/execute/run-with-deadline.js';
 
 describe('runWithDeadline', () => {

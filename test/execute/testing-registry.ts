@@ -2,8 +2,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CreateRegistryOptions, createRegistry } from '../../src/registry/create-registry.js';
-import type { Registry } from '../../src/registry/registry.js';
+import { type CreateRegistryOptions, createRegistry } from '../../src/toolcap/create-registry.js';
+import type { Registry } from '../../src/toolcap/registry.js';
 
 /** test/execute/fixtures/handlers */
 export const FIXTURE_HANDLERS = join(

@@ -8,8 +8,8 @@ import {
   validateTool,
   validateToolFast,
 } from '../../src/format/generated/group-validators.js';
-import { measureAndFreeze } from '../../src/load/check-schema.js';
-import { DEFAULT_LOAD_LIMITS } from '../../src/load/limits.js';
+import { DEFAULT_LOAD_LIMITS } from '../../src/format/limits.js';
+import { measureAndFreeze } from '../../src/json-schema/check-schema.js';
 import { assertProperty } from '../reliability/fuzz-settings.js';
 import {
   type GeneratedFile,

@@ -2,8 +2,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadRegistry } from '../../src/load/load-registry.js';
-import type { Registry } from '../../src/registry/registry.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
+import type { Registry } from '../../src/toolcap/registry.js';
 
 /** The repository root. */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,7 +1,7 @@
 import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Registry } from '../../src/registry/registry.js';
+import type { Registry } from '../../src/toolcap/registry.js';
 import { makeTempDir } from '../execute/testing-registry.js';
 import { loadBundledRegistry, outputOf } from './bundled-registry.js';
 

@@ -1,7 +1,7 @@
 import { copyFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRegistry } from '../../src/load/load-registry.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { createTempDir } from '../helpers/temp-files.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/groups');

@@ -3,8 +3,8 @@ import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
-import { loadRegistry } from '../../src/load/load-registry.js';
-import { getCompileCount } from '../../src/schema/compile-schema.js';
+import { getCompileCount } from '../../src/json-schema/compile-schema.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 
 function codes(registry: { diagnostics: readonly { code: string }[] }): string[] {

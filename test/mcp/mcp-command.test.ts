@@ -7,8 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { createMcpServer, toCallToolResult } from '../../src/execute/create-mcp-server.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
+import { createMcpServer, toCallToolResult } from '../../src/mcp/create-mcp-server.js';
+import { createRegistry } from '../../src/toolcap/create-registry.js';
 import { createTestingRegistry } from '../execute/testing-registry.js';
 import { CliIoTransport } from '../helpers/cli-io-transport.js';
 

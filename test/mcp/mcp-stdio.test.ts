@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRegistry } from '../../src/load/load-registry.js';
 import { translate } from '../../src/providers/translate.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 
 // These tests run the built CLI (`npm test` builds first; during development run `npm run build`).
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

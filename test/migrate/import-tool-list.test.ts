@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOAD_LIMITS } from '../../src/load/limits.js';
+import { DEFAULT_LOAD_LIMITS } from '../../src/format/limits.js';
 import {
   GROUP_FILE_SCHEMA_URL,
   type ImportedGroup,

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { getCompileCount } from '../../src/schema/compile-schema.js';
+import { getCompileCount } from '../../src/json-schema/compile-schema.js';
 import { createTempDir } from '../helpers/temp-files.js';
 
 const ROOT = join(import.meta.dirname, '../..');

@@ -5,8 +5,8 @@
  * cancel_event (explicit MCP annotations).
  */
 import { describe, expect, it } from 'vitest';
-import { loadRegistry } from '../../src/load/load-registry.js';
 import { translate } from '../../src/providers/translate.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 
 const registry = await loadRegistry({ dirs: ['schemas'], strict: true });
 const tools = ['file_edit', 'write_journal', 'list_project_docs', 'cancel_event'].map(

@@ -18,9 +18,9 @@ import type {
   Tool as ResponsesTool,
 } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
-import { loadRegistry } from '../../src/load/load-registry.js';
 import type { TranslationResult } from '../../src/providers/provider-types.js';
 import { translate } from '../../src/providers/translate.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 
 /**
  * The Gemini SDK types `Schema.type` as the TypeScript enum `Type`, and TypeScript never lets a

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RegisteredTool } from '../../src/format/types.js';
-import { loadRegistry } from '../../src/load/load-registry.js';
 import { PROVIDER_IDS, type ProviderId } from '../../src/providers/provider-types.js';
 import { translate } from '../../src/providers/translate.js';
 import { TranslationError } from '../../src/providers/translation-error.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { makeRegisteredTool, makeTool } from './tool-fixtures.js';
 
 const registry = await loadRegistry({ dirs: ['schemas'], strict: true });

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
 import { ToolcapError } from '../../src/errors/toolcap-error.js';
-import { loadRegistry } from '../../src/load/load-registry.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
 import type { FallbackTool } from '../../src/registry/fallback-tools.js';
+import { createRegistry } from '../../src/toolcap/create-registry.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 
 const SCHEMAS = join(import.meta.dirname, '../../schemas');

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
+import { DEFAULT_LOAD_LIMITS, type LoadLimits } from '../../src/format/limits.js';
 import type { JsonValue } from '../../src/format/types.js';
-import { DEFAULT_LOAD_LIMITS, type LoadLimits } from '../../src/load/limits.js';
-import { loadRegistry } from '../../src/load/load-registry.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
+import { createRegistry } from '../../src/toolcap/create-registry.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { assertProperty } from './fuzz-settings.js';
 import {
   DANGEROUS_NAMES,

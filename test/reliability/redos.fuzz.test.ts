@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileSchema, patternInputLimit } from '../../src/schema/compile-schema.js';
-import { findCatastrophicBacktracking } from '../../src/schema/find-catastrophic-backtracking.js';
+import { compileSchema, patternInputLimit } from '../../src/json-schema/compile-schema.js';
+import { findCatastrophicBacktracking } from '../../src/json-schema/find-catastrophic-backtracking.js';
 import { assertProperty } from './fuzz-settings.js';
 
 /** Generous: accepted patterns cost about 0.1 s at most; a miss costs minutes or forever. */

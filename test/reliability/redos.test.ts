@@ -3,17 +3,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
 import { validateToolInput } from '../../src/execute/validate-tool-input.js';
 import type { RegisteredTool } from '../../src/format/types.js';
-import { loadRegistry } from '../../src/load/load-registry.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
 import {
   compileSchema,
   MAX_PATTERN_INPUT_LENGTH,
   patternInputLimit,
-} from '../../src/schema/compile-schema.js';
+} from '../../src/json-schema/compile-schema.js';
 import {
   estimateBacktrackingDegree,
   findCatastrophicBacktracking,
-} from '../../src/schema/find-catastrophic-backtracking.js';
+} from '../../src/json-schema/find-catastrophic-backtracking.js';
+import { createRegistry } from '../../src/toolcap/create-registry.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 import { assertProperty } from './fuzz-settings.js';
 

@@ -1,7 +1,7 @@
 import { TOOL_NAME_PATTERN } from '../../src/format/names.js';
 import type { Diagnostic } from '../../src/format/types.js';
 import { DIAGNOSTIC_CODES } from '../../src/load/diagnostic-codes.js';
-import { Registry } from '../../src/registry/registry.js';
+import { Registry } from '../../src/toolcap/registry.js';
 
 /**
  * Problems with the shape of a diagnostic: a catalogued code, a severity, a file, a JSON

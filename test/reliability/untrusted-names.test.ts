@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { loadRegistry } from '../../src/load/load-registry.js';
+import { compileSchema } from '../../src/json-schema/compile-schema.js';
 import { PROVIDER_IDS } from '../../src/providers/provider-types.js';
 import { translate } from '../../src/providers/translate.js';
 import { TranslationError } from '../../src/providers/translation-error.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
-import type { Registry } from '../../src/registry/registry.js';
-import { compileSchema } from '../../src/schema/compile-schema.js';
+import { createRegistry } from '../../src/toolcap/create-registry.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
+import type { Registry } from '../../src/toolcap/registry.js';
 import { createTempDir } from '../helpers/temp-files.js';
 import { checkPayload } from '../providers/conformance/check-payload.js';
 import { diffPrototypes, snapshotPrototypes } from './prototype-guard.js';

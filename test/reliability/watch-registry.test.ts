@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
-import type { Registry } from '../../src/registry/registry.js';
+import type { Registry } from '../../src/toolcap/registry.js';
 import {
   type RegistryChange,
   type RegistryWatcher,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { CHARACTERS_PER_TOKEN, estimateToolTokens } from '../../src/providers/estimate-tokens.js';
 import { translate } from '../../src/providers/translate.js';
-import { CHARACTERS_PER_TOKEN, estimateToolTokens } from '../../src/select/estimate-tokens.js';
 import { group, registryOf, tool } from './fixtures.js';
 
 const ctx = { context: { project_id: 'p1' } };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolcapError } from '../../src/errors/toolcap-error.js';
-import { loadRegistry } from '../../src/load/load-registry.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { group, registryOf, tool } from './fixtures.js';
 
 const SCHEMAS = join(import.meta.dirname, '../../schemas');

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolcapError } from '../../src/errors/toolcap-error.js';
-import { loadRegistry } from '../../src/load/load-registry.js';
 import { translate } from '../../src/providers/translate.js';
 import { selectTools } from '../../src/select/select-tools.js';
 import { SelectionIndex } from '../../src/select/selection-index.js';
 import type { SelectOptions } from '../../src/select/types.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { group, keywordGroup, registryOf, selectedGroups, tool } from './fixtures.js';
 
 const SCHEMAS = join(import.meta.dirname, '../../schemas');

@@ -1,6 +1,6 @@
 import inc from 'semver/functions/inc.js';
 import { ToolcapError } from '../../errors/toolcap-error.js';
-import { formatDiagnostic } from '../../load/format-diagnostic.js';
+import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import { diffGroups, type GroupDiff } from '../../migrate/diff-groups.js';
 import { type GroupVersion, readGroupVersion } from '../../migrate/read-group-version.js';
 import { effectiveRequiredBump } from '../../migrate/semver-bump.js';

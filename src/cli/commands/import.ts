@@ -3,10 +3,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import valid from 'semver/functions/valid.js';
 import { ToolcapError } from '../../errors/toolcap-error.js';
+import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import { GROUP_NAME_PATTERN, isValidExecutorName } from '../../format/names.js';
 import type { SelectionStrategy, Warning } from '../../format/types.js';
-import { formatDiagnostic } from '../../load/format-diagnostic.js';
-import { displayPath, loadRegistry } from '../../load/load-registry.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
 import type { ImportedGroup } from '../../migrate/build-imported-group.js';
 import {
@@ -16,6 +15,7 @@ import {
 } from '../../migrate/import-tool-list.js';
 import { keywordDocument } from '../../migrate/suggest-keywords.js';
 import { toGroupName } from '../../migrate/to-group-name.js';
+import { displayPath, loadRegistry } from '../../toolcap/load-registry.js';
 import { errorMessage } from '../../util/error-message.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';

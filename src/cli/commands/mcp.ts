@@ -54,7 +54,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const registry = watcher?.current() ?? (await loadExecutionRegistry('mcp', values, io));
   printDiagnostics(io, registry.diagnostics);
   const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
-    import('../../execute/create-mcp-server.js'),
+    import('../../mcp/create-mcp-server.js'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
   ]);
   const { server, tools, hidden } = await createMcpServer(watcher ?? registry, {

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { ToolNotFoundError } from '../../execute/tool-not-found-error.js';
-import { withExecutionSettings } from '../../execute/with-execution-settings.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
-import type { Registry } from '../../registry/registry.js';
+import type { Registry } from '../../toolcap/registry.js';
+import { withExecutionSettings } from '../../toolcap/with-execution-settings.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CliIo } from '../io.js';
 import { writeJson } from '../io.js';
@@ -112,7 +112,7 @@ export async function loadExecutionRegistry(
     );
   }
   if (toolsDirs.length > 0) {
-    const { loadExternalTools } = await import('../../execute/load-external-tools.js');
+    const { loadExternalTools } = await import('../../execute/external/load-external-tools.js');
     registry = await loadExternalTools(registry, {
       dirs: toolsDirs,
       cwd: io.cwd,

@@ -1,11 +1,11 @@
 import type { CostEstimate, LatencyEstimate, ToolCategory } from '../../format/types.js';
-import type { Registry } from '../../registry/registry.js';
 import type {
   HistoryEntry,
   Selection,
   SelectionReason,
   SelectOptions,
 } from '../../select/types.js';
+import type { Registry } from '../../toolcap/registry.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { formatTable } from '../format-table.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';

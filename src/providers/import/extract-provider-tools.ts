@@ -1,6 +1,6 @@
 import type { Warning } from '../../format/types.js';
+import { isPlainObject, type SchemaNode } from '../../json-schema/schema-node.js';
 import type { ProviderId } from '../provider-types.js';
-import { isPlainObject, type SchemaNode } from '../schema/schema-node.js';
 import { TranslationError } from '../translation-error.js';
 import { geminiSchemaToJsonSchema } from './gemini-schema-to-json-schema.js';
 

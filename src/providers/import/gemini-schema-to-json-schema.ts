@@ -1,4 +1,4 @@
-import { defineEntry, isPlainObject, type SchemaNode } from '../schema/schema-node.js';
+import { defineEntry, isPlainObject, type SchemaNode } from '../../json-schema/schema-node.js';
 
 const INT64_KEYWORDS = new Set([
   'minItems',

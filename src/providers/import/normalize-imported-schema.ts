@@ -1,13 +1,13 @@
-import { mapSubschemas } from '../schema/map-subschemas.js';
-import { DRAFT_2020_12_URI } from '../schema/schema-keywords.js';
+import { mapSubschemas } from '../../json-schema/map-subschemas.js';
+import { DRAFT_2020_12_URI } from '../../json-schema/schema-keywords.js';
 import {
   defineEntry,
   isPlainObject,
   requiredList,
   type SchemaNode,
-} from '../schema/schema-node.js';
-import type { SchemaWarningSink } from '../schema/schema-warnings.js';
-import { upgradeToDraft2020 } from '../schema/upgrade-to-draft-2020.js';
+} from '../../json-schema/schema-node.js';
+import type { SchemaWarningSink } from '../../json-schema/schema-warnings.js';
+import { upgradeToDraft2020 } from '../../json-schema/upgrade-to-draft-2020.js';
 
 /**
  * Non-standard type names found in real tool lists, mapped as BFCL maps them for OpenAI

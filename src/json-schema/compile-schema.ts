@@ -1,0 +1,194 @@
+import { createRequire } from 'node:module';
+import type { Ajv as AjvInstance, ErrorObject, Options, ValidateFunction } from 'ajv';
+import { getAtPointer } from '../format/json-pointer.js';
+import type { JsonSchema } from '../format/types.js';
+import { schemaDialect } from './check-schema.js';
+import {
+  estimateBacktrackingDegree,
+  findCatastrophicBacktracking,
+} from './find-catastrophic-backtracking.js';
+
+const require = createRequire(import.meta.url);
+
+/** One reason a value failed a schema. */
+export interface SchemaIssue {
+  /** JSON Pointer to the offending value inside the validated data (`""` for the root). */
+  pointer: string;
+  /** The ajv keyword that failed (`type`, `required`, `pattern`, ...). */
+  keyword: string;
+  /** Plain-language description that names the field and what it should be. */
+  message: string;
+}
+
+/** The result of validating one value. */
+export type SchemaValidationResult = { valid: true } | { valid: false; issues: SchemaIssue[] };
+
+/** A compiled, reusable validator. */
+export type CompiledSchema = (data: unknown) => SchemaValidationResult;
+
+/**
+ * Longest string matched against a `pattern` (or a `patternProperties` key), in characters. A
+ * longer string fails the pattern without reaching the regex engine. Patterns whose
+ * backtracking is polynomial get a lower bound (see `patternInputLimit`).
+ */
+export const MAX_PATTERN_INPUT_LENGTH = 10_000;
+
+/** Backtracking steps one pattern test may cost (a few tenths of a second at most in V8). */
+const PATTERN_STEP_BUDGET = 2e7;
+const inputLimits = new Map<string, number>();
+
+/**
+ * The longest string matched against `pattern`: `MAX_PATTERN_INPUT_LENGTH`, lowered so that
+ * n^degree stays within the step budget. `\\d+\\d+x` (unanchored, degree 3) takes six minutes
+ * on 10,000 digits; it is limited to 271 characters.
+ */
+export function patternInputLimit(pattern: string): number {
+  let limit = inputLimits.get(pattern);
+  if (limit === undefined) {
+    const degree = estimateBacktrackingDegree(pattern);
+    limit = Math.min(MAX_PATTERN_INPUT_LENGTH, Math.floor(PATTERN_STEP_BUDGET ** (1 / degree)));
+    if (inputLimits.size < 10_000) inputLimits.set(pattern, limit);
+  }
+  return limit;
+}
+
+/**
+ * ajv's RegExp factory: refuses patterns that can backtrack exponentially (the loader reports
+ * them as INVALID_PATTERN; this catches schemas that reach `compileSchema` another way), and
+ * never runs a regex on a string longer than `MAX_PATTERN_INPUT_LENGTH`.
+ */
+const boundedRegExp: RegExpEngine = Object.assign(
+  (pattern: string, flags: string) => {
+    const risk = findCatastrophicBacktracking(pattern);
+    if (risk !== undefined) {
+      throw new Error(
+        `pattern ${JSON.stringify(pattern.slice(0, 200))} can backtrack catastrophically (${risk.reason})`,
+      );
+    }
+    const regex = new RegExp(pattern, flags);
+    const limit = patternInputLimit(pattern);
+    return {
+      test: (text: string) => text.length <= limit && regex.test(text),
+      // ajv caches compiled patterns by toString(): it must name this pattern
+      toString: () => regex.toString(),
+    };
+  },
+  { code: 'boundedRegExp' },
+);
+
+type RegExpEngine = NonNullable<NonNullable<Options['code']>['regExp']>;
+type Dialect = '2020-12' | 'draft-07';
+const engines = new Map<Dialect, AjvInstance>();
+const cache = new WeakMap<object, CompiledSchema>();
+// one shared object: a passing validation (the hot path of every tool call) allocates nothing
+const VALID: SchemaValidationResult = Object.freeze({ valid: true });
+let compileCount = 0;
+
+function createEngine(dialect: Dialect): AjvInstance {
+  const options: Options = {
+    // every problem at once, so the model can fix its call in one round trip
+    allErrors: true,
+    // tool schemas come from many authors; unknown keywords are annotations, not errors
+    strict: false,
+    // the loader already checked the schema against the meta-schema profile
+    validateSchema: false,
+    // no $ref is ever resolved over the network: only local refs pass the loader
+    addUsedSchema: false,
+    // model input is untrusted: "required" and "properties" look at own properties only, so
+    // Object.prototype members (constructor, toString, __proto__) never count as present
+    ownProperties: true,
+    code: { regExp: boundedRegExp },
+  };
+  let engine: AjvInstance;
+  if (dialect === 'draft-07') {
+    const Ajv = (require('ajv') as { default: new (options: Options) => AjvInstance }).default;
+    engine = new Ajv(options);
+  } else {
+    const Ajv2020 = (
+      require('ajv/dist/2020.js') as { default: new (options: Options) => AjvInstance }
+    ).default;
+    engine = new Ajv2020(options);
+  }
+  // without ajv-formats, "format" would be silently ignored
+  const addFormats = (require('ajv-formats') as { default: (ajv: AjvInstance) => AjvInstance })
+    .default;
+  addFormats(engine);
+  return engine;
+}
+
+function engineFor(dialect: Dialect): AjvInstance {
+  let engine = engines.get(dialect);
+  if (engine === undefined) {
+    engine = createEngine(dialect);
+    engines.set(dialect, engine);
+  }
+  return engine;
+}
+
+/**
+ * Compiles a JSON Schema once (cached per schema object) into a validator that reports
+ * issues with JSON pointers. ajv is loaded and engines are created on first use only: loading
+ * a registry never compiles anything.
+ */
+export function compileSchema(schema: JsonSchema): CompiledSchema {
+  const cached = cache.get(schema);
+  if (cached !== undefined) return cached;
+  const dialect = schemaDialect(schema) ?? '2020-12';
+  const validate: ValidateFunction = engineFor(dialect).compile(schema);
+  compileCount++;
+  const compiled: CompiledSchema = (data) => {
+    if (validate(data)) return VALID;
+    return {
+      valid: false,
+      issues: (validate.errors ?? []).map((error) => describeIssue(error, data)),
+    };
+  };
+  cache.set(schema, compiled);
+  return compiled;
+}
+
+/** How many schemas have been compiled in this process (for tests that guard laziness). */
+export function getCompileCount(): number {
+  return compileCount;
+}
+
+function describeIssue(error: ErrorObject, data: unknown): SchemaIssue {
+  const where = error.instancePath === '' ? 'input' : error.instancePath;
+  const params = error.params as Record<string, unknown>;
+  let message: string;
+  switch (error.keyword) {
+    case 'required':
+      return {
+        pointer: `${error.instancePath}/${String(params.missingProperty)}`,
+        keyword: error.keyword,
+        message: `missing required property "${String(params.missingProperty)}"`,
+      };
+    case 'additionalProperties':
+      return {
+        pointer: `${error.instancePath}/${String(params.additionalProperty)}`,
+        keyword: error.keyword,
+        message: `unexpected property "${String(params.additionalProperty)}"${error.instancePath === '' ? '' : ` in ${where}`}; it is not defined in the schema`,
+      };
+    case 'type':
+      message = `${where} must be ${String(params.type).replaceAll(',', ' or ')}`;
+      break;
+    case 'enum':
+      message = `${where} must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
+      break;
+    case 'const':
+      message = `${where} must be ${JSON.stringify(params.allowedValue)}`;
+      break;
+    case 'pattern': {
+      const value = getAtPointer(data, error.instancePath);
+      const limit = patternInputLimit(String(params.pattern));
+      message =
+        typeof value === 'string' && value.length > limit
+          ? `${where} is ${value.length} characters; strings longer than ${limit} are not matched against the pattern ${JSON.stringify(params.pattern)}, so it is rejected`
+          : `${where} must match the pattern ${JSON.stringify(params.pattern)}`;
+      break;
+    }
+    default:
+      message = `${where} ${error.message ?? 'is invalid'}`;
+  }
+  return { pointer: error.instancePath, keyword: error.keyword, message };
+}

@@ -1,0 +1,298 @@
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
+import { RegistryLoadError } from '../errors/registry-load-error.js';
+import { type LoadLimits, resolveLoadLimits } from '../format/limits.js';
+import type { Diagnostic } from '../format/types.js';
+import { listGroupFiles } from '../load/list-group-files.js';
+import { type JsonDocument, parseJsonDocument } from '../load/parse-json-document.js';
+import { validateGroupDocument } from '../load/validate-group-file.js';
+import { assembleRegistry, type CandidateGroup } from '../registry/assemble-registry.js';
+import type { FallbackTool } from '../registry/fallback-tools.js';
+import {
+  resolveTextAnalyzer,
+  type TextAnalyzer,
+  type TextAnalyzerOptions,
+} from '../text/text-analyzer.js';
+import { errorMessage } from '../util/error-message.js';
+import { type ExecutionOptions, resolveExecutionSettings } from './execution-settings.js';
+import type { ContextCheck, Registry, RegistrySettings } from './registry.js';
+
+/** Options of `loadRegistry`. */
+export interface LoadRegistryOptions extends ExecutionOptions {
+  /** Directories searched (recursively) for `*_tools.json`, in order. Default `["schemas"]`. */
+  dirs?: readonly string[];
+  /** Base for relative paths. Default `process.cwd()`. */
+  cwd?: string;
+  /** Version ranges per group (`{ calendar: "^1.0.0" }`); default: the highest version wins. */
+  pins?: Readonly<Record<string, string>>;
+  /** Throw a `RegistryLoadError` when any error diagnostic is found. Default false. */
+  strict?: boolean;
+  /** Predicates that `context` groups name in `selection.context_check`. */
+  contextChecks?: Readonly<Record<string, ContextCheck>>;
+  /** Code-defined tools still being migrated; JSON definitions win on a name collision. */
+  fallbackTools?: readonly FallbackTool[];
+  /** Size limits; see `LoadLimits` for the defaults. */
+  limits?: Partial<LoadLimits>;
+  /** Directories holding `handlers/<executor>` modules. Default `["handlers"]`. */
+  handlers?: readonly string[];
+  /**
+   * Validate each tool's `examples` against its `input_schema`. This compiles those schemas, so
+   * it is off by default (loading never compiles); `toolcap validate` turns it on.
+   */
+  checkExamples?: boolean;
+  /**
+   * Tokenizer, stemmer and stopwords for keyword matching and ranking: an analyzer or options
+   * for `createTextAnalyzer`. Default: Unicode folding, symbol-aware words, English Porter.
+   */
+  analyzer?: TextAnalyzer | TextAnalyzerOptions;
+  /** Directories of external `--schema` executables (seed 000) to discover and register. */
+  toolsDirs?: readonly string[];
+  /** Group name for the discovered external tools. Default `external`. */
+  externalGroup?: string;
+}
+
+/**
+ * Group files read, parsed and validated per turn of the event loop. Reading is synchronous:
+ * a group file is small and CPU-bound to load (parsing and validating take about twice as long
+ * as reading it from the page cache), and each asynchronous file operation costs the main
+ * thread ~10 µs of promise and thread-pool steps, 4-5 operations a file: at 10,000 tools the
+ * asynchronous reads cost ~45 ms more than these (docs/performance.md, sixth round). Yielding
+ * after every window keeps a server's requests and timers running during a (re)load, as
+ * the asynchronous reads did.
+ */
+const FILES_PER_TURN = 16;
+
+/**
+ * Loads every `*_tools.json` under `dirs` (files in sorted order, so results are
+ * deterministic), validates them, and returns an immutable registry. A bad file or tool
+ * never stops the others: it is skipped and described in `registry.diagnostics`. Files are read
+ * synchronously, `FILES_PER_TURN` per turn of the event loop.
+ */
+export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<Registry> {
+  const cwd = options.cwd ?? process.cwd();
+  const limits = resolveLoadLimits(options.limits);
+  const contextChecks = new Map(Object.entries(options.contextChecks ?? {}));
+  const diagnostics: Diagnostic[] = [];
+  const display = (file: string) => displayPath(file, cwd);
+
+  const files = await findGroupFiles(options.dirs ?? ['schemas'], cwd, diagnostics, display);
+  const contextCheckNames = new Set(contextChecks.keys());
+  const candidates: CandidateGroup[] = [];
+  // assembleRegistry locates only the diagnostics it adds: a tool name or group version that an
+  // earlier file also has, or tools past limits.maxTools. Only files that may get one keep their
+  // text for positions; the others' texts die young (about 20 MB of RSS at 10,000 tools)
+  const seenToolNames = new Set<string>();
+  const seenVersions = new Set<string>();
+  let toolCount = 0;
+  for (let start = 0; start < files.length; start += FILES_PER_TURN) {
+    if (start > 0) await nextTurn();
+    for (const file of files.slice(start, start + FILES_PER_TURN)) {
+      const displayFile = display(file);
+      const result = readGroupFile(file, limits, displayFile);
+      if ('diagnostic' in result) {
+        diagnostics.push(result.diagnostic);
+        continue;
+      }
+      const parsed = parseJsonDocument(result.text);
+      if (!parsed.ok) {
+        diagnostics.push(
+          parsed.reason === 'empty'
+            ? {
+                severity: 'error',
+                code: 'EMPTY_FILE',
+                file: displayFile,
+                pointer: '',
+                line: 1,
+                column: 1,
+                message:
+                  'the file is empty; a group file is a JSON object with group, version, description, selection and tools',
+              }
+            : {
+                severity: 'error',
+                code: 'JSON_SYNTAX',
+                file: displayFile,
+                pointer: '',
+                line: parsed.position.line,
+                column: parsed.position.column,
+                message: `invalid JSON: ${parsed.message}; fix the syntax at this position`,
+              },
+        );
+        continue;
+      }
+      const { document } = parsed;
+      const validation = validateGroupDocument(document.value, {
+        limits,
+        fileName: basename(file),
+        contextChecks: contextCheckNames,
+        checkExamples: options.checkExamples === true,
+      });
+      for (const problem of validation.problems) {
+        diagnostics.push(withPosition({ ...problem, file: displayFile }, document));
+      }
+      const group = validation.group;
+      if (group !== undefined) {
+        const version = `${group.group}@${group.version}`;
+        let mayCollide = seenVersions.has(version);
+        seenVersions.add(version);
+        for (const tool of group.tools) {
+          if (seenToolNames.has(tool.name)) mayCollide = true;
+          else seenToolNames.add(tool.name);
+        }
+        toolCount += group.tools.length;
+        candidates.push({
+          definition: group,
+          file,
+          displayFile,
+          toolPointers: validation.toolPointers,
+          source: 'json',
+          ...(mayCollide || toolCount > limits.maxTools
+            ? { locate: (pointer: string) => document.locate(pointer) }
+            : {}),
+        });
+      }
+    }
+  }
+
+  const settings: RegistrySettings = {
+    limits,
+    contextChecks,
+    handlerDirs: (options.handlers ?? ['handlers']).map((dir) => resolve(cwd, dir)),
+    fallbackImplementations: new Map(),
+    ...resolveExecutionSettings(options, cwd),
+    ...(options.analyzer !== undefined ? { analyzer: resolveTextAnalyzer(options.analyzer) } : {}),
+  };
+  let registry = assembleRegistry({
+    candidates,
+    diagnostics,
+    settings,
+    ...(options.pins !== undefined ? { pins: options.pins } : {}),
+    ...(options.fallbackTools !== undefined ? { fallbackTools: options.fallbackTools } : {}),
+  });
+  if (options.toolsDirs !== undefined && options.toolsDirs.length > 0) {
+    // loaded on demand: discovery spawns processes, which plain loading never needs
+    const { loadExternalTools } = await import('../execute/external/load-external-tools.js');
+    registry = await loadExternalTools(registry, {
+      dirs: options.toolsDirs,
+      cwd,
+      ...(options.externalGroup !== undefined ? { group: options.externalGroup } : {}),
+      ...(options.executionLimits?.discoveryTimeoutMs !== undefined
+        ? { timeoutMs: options.executionLimits.discoveryTimeoutMs }
+        : {}),
+    });
+  }
+  if (
+    options.strict === true &&
+    registry.diagnostics.some((diagnostic) => diagnostic.severity === 'error')
+  ) {
+    throw new RegistryLoadError(
+      'Loading the tool registry failed in strict mode',
+      registry.diagnostics,
+    );
+  }
+  return registry;
+}
+
+async function findGroupFiles(
+  dirs: readonly string[],
+  cwd: string,
+  diagnostics: Diagnostic[],
+  display: (file: string) => string,
+): Promise<string[]> {
+  const seen = new Set<string>();
+  const files: string[] = [];
+  for (const dir of dirs) {
+    const absolute = resolve(cwd, dir);
+    let isDirectory = false;
+    try {
+      isDirectory = (await stat(absolute)).isDirectory();
+    } catch {
+      isDirectory = false;
+    }
+    if (!isDirectory) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'FILE_UNREADABLE',
+        file: display(absolute),
+        pointer: '',
+        message: `schema directory ${display(absolute)} does not exist or is not a directory; check the path (--schemas DIR)`,
+      });
+      continue;
+    }
+    const found = await listGroupFiles(absolute);
+    if (found.length === 0) {
+      diagnostics.push({
+        severity: 'warning',
+        code: 'NO_GROUP_FILES',
+        file: display(absolute),
+        pointer: '',
+        message: `no *_tools.json files in ${display(absolute)}; group files must be named <group>_tools.json`,
+      });
+    }
+    for (const file of found) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      files.push(file);
+    }
+  }
+  return files;
+}
+
+/** The text of one group file, or why it cannot be loaded. */
+function readGroupFile(
+  file: string,
+  limits: LoadLimits,
+  displayFile: string,
+): { text: string } | { diagnostic: Diagnostic } {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(file, 'r');
+    // the size of the open file, so a file replaced after listing is measured as read
+    const { size } = fstatSync(descriptor);
+    if (size > limits.maxFileBytes) {
+      return {
+        diagnostic: {
+          severity: 'error',
+          code: 'FILE_TOO_LARGE',
+          file: displayFile,
+          pointer: '',
+          message: `the file is ${size} bytes, larger than ${limits.maxFileBytes} (limits.maxFileBytes); split the group or raise the limit`,
+        },
+      };
+    }
+    return { text: readFileSync(descriptor, 'utf8') };
+  } catch (error) {
+    const reason = errorMessage(error);
+    return {
+      diagnostic: {
+        severity: 'error',
+        code: 'FILE_UNREADABLE',
+        file: displayFile,
+        pointer: '',
+        message: `the file could not be read (${reason}); check that it exists and is readable`,
+      },
+    };
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
+/** A turn of the event loop: timers and I/O callbacks waiting to run get to run. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function withPosition(diagnostic: Diagnostic, document: JsonDocument): Diagnostic {
+  const position = document.locate(diagnostic.pointer);
+  return position === undefined
+    ? diagnostic
+    : { ...diagnostic, line: position.line, column: position.column };
+}
+
+/** Path relative to `cwd` when the file is inside it; absolute otherwise. */
+export function displayPath(file: string, cwd: string): string {
+  const relativePath = relative(cwd, file);
+  return relativePath !== '' && !relativePath.startsWith('..') && !isAbsolute(relativePath)
+    ? relativePath
+    : file;
+}

@@ -1,0 +1,19 @@
+import { Registry, type RegistrySettings } from './registry.js';
+
+/**
+ * A copy of `registry` whose execution settings (data dir, services, limits) are replaced by
+ * the given ones; tools, groups and diagnostics are shared. Used by the CLI, whose registry
+ * options are parsed before its execution options.
+ */
+export function withExecutionSettings(
+  registry: Registry,
+  patch: Partial<Pick<RegistrySettings, 'dataDir' | 'services' | 'executionLimits'>>,
+): Registry {
+  return new Registry({
+    tools: registry.list(),
+    groups: registry.groups(),
+    diagnostics: registry.diagnostics,
+    migration: registry.migrationStatus(),
+    settings: { ...registry.settings, ...patch },
+  });
+}
