@@ -4,8 +4,7 @@ import { resolve } from 'node:path';
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from '../format/limits.js';
 import type { Diagnostic, ToolGroupDefinition } from '../format/types.js';
-import { parseJsonDocument } from '../load/parse-json-document.js';
-import { validateGroupDocument } from '../load/validate-group-file.js';
+import { checkGroupText } from '../load/read-group-file.js';
 import { errorMessage } from '../util/error-message.js';
 
 /** One version of a group file, read and validated for `diffGroups`. */
@@ -83,43 +82,9 @@ export function parseGroupVersion(
   label: string,
   limits: LoadLimits = DEFAULT_LOAD_LIMITS,
 ): GroupVersion {
-  const parsed = parseJsonDocument(text);
-  if (!parsed.ok) {
-    const diagnostic: Diagnostic =
-      parsed.reason === 'empty'
-        ? {
-            severity: 'error',
-            code: 'EMPTY_FILE',
-            file: label,
-            pointer: '',
-            line: 1,
-            column: 1,
-            message:
-              'the file is empty; a group file is a JSON object with group, version, description, selection and tools',
-          }
-        : {
-            severity: 'error',
-            code: 'JSON_SYNTAX',
-            file: label,
-            pointer: '',
-            line: parsed.position.line,
-            column: parsed.position.column,
-            message: `invalid JSON: ${parsed.message}; fix the syntax at this position`,
-          };
-    return { label, group: undefined, diagnostics: [diagnostic] };
-  }
-  const { document } = parsed;
-  const validation = validateGroupDocument(document.value, { limits });
-  const diagnostics = validation.problems.map((problem): Diagnostic => {
-    const position = document.locate(problem.pointer);
-    return {
-      ...problem,
-      file: label,
-      ...(position !== undefined ? { line: position.line, column: position.column } : {}),
-    };
-  });
+  const { validation, diagnostics } = checkGroupText(text, label, { limits });
   const failed = diagnostics.some((diagnostic) => diagnostic.severity === 'error');
-  return { label, group: failed ? undefined : validation.group, diagnostics };
+  return { label, group: failed ? undefined : validation?.group, diagnostics };
 }
 
 /** Reads and validates one version (see `readGroupSource` for the accepted forms). */

@@ -1,12 +1,10 @@
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { RegistryLoadError } from '../errors/registry-load-error.js';
 import { type LoadLimits, resolveLoadLimits } from '../format/limits.js';
 import type { Diagnostic } from '../format/types.js';
 import { listGroupFiles } from '../load/list-group-files.js';
-import { type JsonDocument, parseJsonDocument } from '../load/parse-json-document.js';
-import { validateGroupDocument } from '../load/validate-group-file.js';
+import { checkGroupText, readGroupFileText } from '../load/read-group-file.js';
 import { assembleRegistry, type CandidateGroup } from '../registry/assemble-registry.js';
 import type { FallbackTool } from '../registry/fallback-tools.js';
 import {
@@ -14,7 +12,6 @@ import {
   type TextAnalyzer,
   type TextAnalyzerOptions,
 } from '../text/text-analyzer.js';
-import { errorMessage } from '../util/error-message.js';
 import { type ExecutionOptions, resolveExecutionSettings } from './execution-settings.js';
 import type { ContextCheck, Registry, RegistrySettings } from './registry.js';
 
@@ -89,47 +86,23 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
     if (start > 0) await nextTurn();
     for (const file of files.slice(start, start + FILES_PER_TURN)) {
       const displayFile = display(file);
-      const result = readGroupFile(file, limits, displayFile);
+      const result = readGroupFileText(file, limits, displayFile);
       if ('diagnostic' in result) {
         diagnostics.push(result.diagnostic);
         continue;
       }
-      const parsed = parseJsonDocument(result.text);
-      if (!parsed.ok) {
-        diagnostics.push(
-          parsed.reason === 'empty'
-            ? {
-                severity: 'error',
-                code: 'EMPTY_FILE',
-                file: displayFile,
-                pointer: '',
-                line: 1,
-                column: 1,
-                message:
-                  'the file is empty; a group file is a JSON object with group, version, description, selection and tools',
-              }
-            : {
-                severity: 'error',
-                code: 'JSON_SYNTAX',
-                file: displayFile,
-                pointer: '',
-                line: parsed.position.line,
-                column: parsed.position.column,
-                message: `invalid JSON: ${parsed.message}; fix the syntax at this position`,
-              },
-        );
-        continue;
-      }
-      const { document } = parsed;
-      const validation = validateGroupDocument(document.value, {
+      const {
+        document,
+        validation,
+        diagnostics: problems,
+      } = checkGroupText(result.text, displayFile, {
         limits,
         fileName: basename(file),
         contextChecks: contextCheckNames,
         checkExamples: options.checkExamples === true,
       });
-      for (const problem of validation.problems) {
-        diagnostics.push(withPosition({ ...problem, file: displayFile }, document));
-      }
+      diagnostics.push(...problems);
+      if (document === undefined || validation === undefined) continue;
       const group = validation.group;
       if (group !== undefined) {
         const version = `${group.group}@${group.version}`;
@@ -238,55 +211,9 @@ async function findGroupFiles(
   return files;
 }
 
-/** The text of one group file, or why it cannot be loaded. */
-function readGroupFile(
-  file: string,
-  limits: LoadLimits,
-  displayFile: string,
-): { text: string } | { diagnostic: Diagnostic } {
-  let descriptor: number | undefined;
-  try {
-    descriptor = openSync(file, 'r');
-    // the size of the open file, so a file replaced after listing is measured as read
-    const { size } = fstatSync(descriptor);
-    if (size > limits.maxFileBytes) {
-      return {
-        diagnostic: {
-          severity: 'error',
-          code: 'FILE_TOO_LARGE',
-          file: displayFile,
-          pointer: '',
-          message: `the file is ${size} bytes, larger than ${limits.maxFileBytes} (limits.maxFileBytes); split the group or raise the limit`,
-        },
-      };
-    }
-    return { text: readFileSync(descriptor, 'utf8') };
-  } catch (error) {
-    const reason = errorMessage(error);
-    return {
-      diagnostic: {
-        severity: 'error',
-        code: 'FILE_UNREADABLE',
-        file: displayFile,
-        pointer: '',
-        message: `the file could not be read (${reason}); check that it exists and is readable`,
-      },
-    };
-  } finally {
-    if (descriptor !== undefined) closeSync(descriptor);
-  }
-}
-
 /** A turn of the event loop: timers and I/O callbacks waiting to run get to run. */
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-function withPosition(diagnostic: Diagnostic, document: JsonDocument): Diagnostic {
-  const position = document.locate(diagnostic.pointer);
-  return position === undefined
-    ? diagnostic
-    : { ...diagnostic, line: position.line, column: position.column };
 }
 
 /** Path relative to `cwd` when the file is inside it; absolute otherwise. */

@@ -1,0 +1,108 @@
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import type { LoadLimits } from '../format/limits.js';
+import type { Diagnostic } from '../format/types.js';
+import { errorMessage } from '../util/error-message.js';
+import { type JsonDocument, parseJsonDocument } from './parse-json-document.js';
+import {
+  type GroupValidation,
+  type ValidateGroupOptions,
+  validateGroupDocument,
+} from './validate-group-file.js';
+
+/** A group file's text parsed and validated, with every problem as a positioned diagnostic. */
+export interface CheckedGroupText {
+  /** The parsed document (absent when the text is empty or not JSON). */
+  document: JsonDocument | undefined;
+  /** The validation outcome (absent when the text is empty or not JSON). */
+  validation: GroupValidation | undefined;
+  /** Syntax and validation problems, labelled with `label` and located in the text. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Reads one group file synchronously, refusing files over `limits.maxFileBytes` (measured on
+ * the open file, so a file replaced after listing is measured as read).
+ */
+export function readGroupFileText(
+  file: string,
+  limits: LoadLimits,
+  label: string,
+): { text: string } | { diagnostic: Diagnostic } {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(file, 'r');
+    const { size } = fstatSync(descriptor);
+    if (size > limits.maxFileBytes) {
+      return {
+        diagnostic: {
+          severity: 'error',
+          code: 'FILE_TOO_LARGE',
+          file: label,
+          pointer: '',
+          message: `the file is ${size} bytes, larger than ${limits.maxFileBytes} (limits.maxFileBytes); split the group or raise the limit`,
+        },
+      };
+    }
+    return { text: readFileSync(descriptor, 'utf8') };
+  } catch (error) {
+    return {
+      diagnostic: {
+        severity: 'error',
+        code: 'FILE_UNREADABLE',
+        file: label,
+        pointer: '',
+        message: `the file could not be read (${errorMessage(error)}); check that it exists and is readable`,
+      },
+    };
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
+/**
+ * Parses `text` as a group file and validates it: an empty text is `EMPTY_FILE`, invalid JSON
+ * is `JSON_SYNTAX` at its position, and every validation problem gets the line and column of
+ * its pointer. The loader and `toolcap diff` read group files through this one function.
+ */
+export function checkGroupText(
+  text: string,
+  label: string,
+  options: ValidateGroupOptions,
+): CheckedGroupText {
+  const parsed = parseJsonDocument(text);
+  if (!parsed.ok) {
+    const diagnostic: Diagnostic =
+      parsed.reason === 'empty'
+        ? {
+            severity: 'error',
+            code: 'EMPTY_FILE',
+            file: label,
+            pointer: '',
+            line: 1,
+            column: 1,
+            message:
+              'the file is empty; a group file is a JSON object with group, version, description, selection and tools',
+          }
+        : {
+            severity: 'error',
+            code: 'JSON_SYNTAX',
+            file: label,
+            pointer: '',
+            line: parsed.position.line,
+            column: parsed.position.column,
+            message: `invalid JSON: ${parsed.message}; fix the syntax at this position`,
+          };
+    return { document: undefined, validation: undefined, diagnostics: [diagnostic] };
+  }
+  const { document } = parsed;
+  const validation = validateGroupDocument(document.value, options);
+  const diagnostics = validation.problems.map((problem): Diagnostic => {
+    const position = document.locate(problem.pointer);
+    return {
+      ...problem,
+      file: label,
+      ...(position !== undefined ? { line: position.line, column: position.column } : {}),
+    };
+  });
+  return { document, validation, diagnostics };
+}
