@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { parseUpstreamConfig, readUpstreamConfig } from '../../src/mcp/gateway/upstream-config.js';
 import { createTempDir } from '../helpers/temp-files.js';
 
+/** `${NAME}` as the configuration writes it. */
+const ref = (name: string) => `\${${name}}`;
+
 const parse = (value: unknown, env: Record<string, string> = {}) =>
   parseUpstreamConfig(JSON.stringify(value, null, 2), { file: 'servers.json', env }, '/base');
 
@@ -34,13 +37,13 @@ describe('parseUpstreamConfig', () => {
     ]);
   });
 
-  it('expands ${VAR} and ${VAR:-default}, and names an unset variable', () => {
+  it('expands variable references (with defaults) and names an unset variable', () => {
     const config = parse(
       {
         mcpServers: {
           api: {
-            url: 'https://${HOST}/mcp',
-            headers: { Authorization: 'Bearer ${TOKEN}', Region: '${REGION:-eu}' },
+            url: `https://${ref('HOST')}/mcp`,
+            headers: { Authorization: `Bearer ${ref('TOKEN')}`, Region: ref('REGION:-eu') },
           },
         },
       },
@@ -50,7 +53,9 @@ describe('parseUpstreamConfig', () => {
       url: 'https://api.example.com/mcp',
       headers: { Authorization: 'Bearer secret', Region: 'eu' },
     });
-    expect(() => parse({ mcpServers: { api: { command: 'run', args: ['${MISSING}'] } } })).toThrow(
+    expect(() =>
+      parse({ mcpServers: { api: { command: 'run', args: [ref('MISSING')] } } }),
+    ).toThrow(
       /^servers\.json:\d+:\d+: mcpServers\.api\.args\[0\] uses \$\{MISSING\}, which is not set; set the environment variable or write \$\{MISSING:-default\}$/,
     );
   });
