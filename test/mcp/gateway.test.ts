@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createGateway,
@@ -432,5 +433,91 @@ describe('overlays, expose modes and per-session context', () => {
         'schemas/beta_tools.json:15:9: x-upstream.tools.echo.title must be a non-empty string',
       ].join('\n'),
     );
+  });
+});
+
+describe('an upstream over Streamable HTTP', () => {
+  let child: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, [ALPHA_SERVER, '--http', '0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    url = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        const match = /listening (\S+)/.exec(text);
+        if (match !== null) resolve(match[1]!);
+      });
+      child.once('exit', () => reject(new Error(`the HTTP fixture exited: ${text}`)));
+    });
+  });
+  afterAll(() => {
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      process.kill(child.pid, 'SIGKILL');
+    }
+  });
+
+  it('is listed and called through the SDK client, and reported unavailable when it goes away', async () => {
+    const gateway = await createGateway({
+      upstreams: [
+        { transport: 'http', name: 'remote', group: 'remote', url, headers: { 'x-test': '1' } },
+      ],
+      restartInitialDelayMs: 60_000,
+    });
+    try {
+      const { client } = await connectClient(gateway);
+      expect((await client.listTools()).tools).toHaveLength(8);
+      expect(textOf(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }))).toBe('5');
+      process.kill(child.pid!, 'SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      const failed = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+      expect(textOf(failed)).toMatch(
+        /^UPSTREAM_UNAVAILABLE: The MCP server "remote" could not be reached: /,
+      );
+      expect(gateway.status().servers[0]).toMatchObject({
+        state: 'unavailable',
+        reason: expect.stringMatching(/^the last call failed: /),
+      });
+      expect(textOf(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }))).toMatch(
+        /^UPSTREAM_UNAVAILABLE: The MCP server "remote" is unavailable \(the last call failed: .*\); the gateway is reconnecting\./,
+      );
+      await client.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('starts without a server it cannot reach, and says why', async () => {
+    const gateway = await createGateway({
+      upstreams: [
+        fixtureServer('beta', BETA_SERVER),
+        {
+          transport: 'stdio',
+          name: 'ghost',
+          group: 'ghost',
+          command: '/nonexistent/server',
+          args: [],
+          env: {},
+        },
+      ],
+      restartInitialDelayMs: 60_000,
+      restartMaxDelayMs: 60_000,
+    });
+    try {
+      const [beta, ghost] = gateway.status().servers;
+      expect(beta).toMatchObject({ state: 'available', tools: 3 });
+      expect(ghost).toMatchObject({
+        state: 'unavailable',
+        tools: 0,
+        retryInMs: 60_000,
+        reason: expect.stringMatching(/^could not connect: .*ENOENT/),
+      });
+      expect(gateway.listing().tools).toEqual(['echo', 'search_docs', 'multiply']);
+    } finally {
+      await gateway.close();
+    }
   });
 });

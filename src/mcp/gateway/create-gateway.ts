@@ -22,7 +22,7 @@ import {
 } from './gateway-session.js';
 import type { UpstreamListing } from './list-upstream-tools.js';
 import { readOverlays, type UpstreamOverlay } from './read-overlays.js';
-import { type HttpServeHandle, type HttpServeOptions, serveHttp } from './serve-http.js';
+import type { HttpServeHandle, HttpServeOptions } from './serve-http.js';
 import { type ServeStdioOptions, serveStdio } from './serve-stdio.js';
 import type { UpstreamServer } from './upstream-config.js';
 import { UpstreamConnection, type UpstreamStatus } from './upstream-connection.js';
@@ -248,6 +248,8 @@ class ToolGateway implements Gateway, SessionHost {
   }
 
   async listen(options: HttpServeOptions = {}): Promise<HttpServeHandle> {
+    // node:http and the SDK's HTTP transport load only for a gateway that serves HTTP
+    const { serveHttp } = await import('./serve-http.js');
     const handle = await serveHttp(
       {
         createSession: (stateless) => this.createSession({ stateless }),
