@@ -118,7 +118,10 @@ export function rawSession(child: ChildProcessWithoutNullStreams) {
     async answer(id: unknown, timeoutMs = 15_000): Promise<Record<string, unknown>> {
       const deadline = Date.now() + timeoutMs;
       while (!answers.has(id)) {
-        if (Date.now() > deadline) throw new Error(`no answer to ${JSON.stringify(id)}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no answer to ${JSON.stringify(id)}; answers: ${JSON.stringify(all).slice(0, 2000)}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       return answers.get(id)!;

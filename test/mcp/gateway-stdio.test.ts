@@ -184,6 +184,24 @@ describe('stdio input the SDK alone would drop or die on', () => {
         method: 'tools/call',
         params: { name: 'echo', arguments: { text: 'still here' } },
       });
+      session.send({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 5, arguments: {} },
+      });
+      session.send({
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: 5 },
+      });
+      session.send({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'nope', arguments: {} },
+      });
       expect((await session.answer(2)).error).toEqual({
         code: -32602,
         message:
@@ -204,6 +222,18 @@ describe('stdio input the SDK alone would drop or die on', () => {
         ],
       });
       expect(textOf((await session.answer(6)).result)).toBe('still here');
+      expect((await session.answer(7)).error).toEqual({
+        code: -32602,
+        message: "tools/call needs params.name, the tool's name (a non-empty string)",
+      });
+      expect(textOf((await session.answer(8)).result)).toBe(
+        'INVALID_INPUT: Invalid input for tool "echo": the arguments must be a JSON object of named parameters, got a number. Call it again with an object.',
+      );
+      // the message as written: no "MCP error -32602:" inside it for clients to show twice
+      expect((await session.answer(9)).error).toEqual({
+        code: -32602,
+        message: 'Unknown tool: "nope".',
+      });
       expect(gateway.stderr()).toContain('toolcap mcp: refused a message: the message is 115');
     } finally {
       expect(await gateway.stop()).toBe(0);
