@@ -161,11 +161,20 @@ describe('the gateway over Streamable HTTP (sessions)', () => {
     const changed = new Promise<void>((resolve) => {
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve());
     });
-    // the SDK client opens its GET stream after the handshake; give it a moment to attach
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await client.callTool({ name: 'grow', arguments: { name: 'grown_over_http' } });
-    await changed;
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('grown_over_http');
+    // the SDK client opens its GET stream after the handshake, in the background: a change made
+    // before it is attached reaches no one, so change again until one notification arrives
+    let grown = '';
+    for (let attempt = 0; attempt < 20 && grown === ''; attempt++) {
+      // grow takes lowercase letters only: grown_a, grown_b, ...
+      const name = `grown_${String.fromCharCode(97 + attempt)}`;
+      await client.callTool({ name: 'grow', arguments: { name } });
+      const arrived = await Promise.race([
+        changed.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 250)),
+      ]);
+      if (arrived) grown = name;
+    }
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain(grown);
     await client.close();
   });
 });
