@@ -243,10 +243,22 @@ describe('overlays, expose modes and per-session context', () => {
   const handler =
     'export function execute(name, input, context) { return { user: context.user_id, tenant: context.tenant }; }\n';
 
+  const contextGroup = makeGroup('tenant', {
+    selection: { strategy: 'context' },
+    tools: [
+      makeTool({
+        name: 'tenant_report',
+        description: 'Summarize the tenant.',
+        metadata: { executor: 'notes', requires_context: ['tenant'] },
+      }),
+    ],
+  });
+
   async function gatewayWith(options: Parameters<typeof createGateway>[0] = {}) {
     const dir = createTempDir({
       'schemas/alpha_tools.json': overlay,
       'schemas/notes_tools.json': localGroup,
+      'schemas/tenant_tools.json': contextGroup,
       'handlers/notes.js': handler,
     });
     const registry = await loadRegistry({ dirs: ['schemas'], cwd: dir, handlers: ['handlers'] });
@@ -265,6 +277,7 @@ describe('overlays, expose modes and per-session context', () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual([
         'whose_note',
+        'tenant_report',
         'echo',
         'add',
         'sleep',
@@ -297,8 +310,15 @@ describe('overlays, expose modes and per-session context', () => {
     try {
       const { client, nextChange } = await connectClient(gateway);
       const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
-      // the always group, the overlay's pin, then the gateway's own tools
-      expect(await names()).toEqual(['whose_note', 'echo', 'find_tools', 'call_tool']);
+      // the always group, the context group whose keys are given, the overlay's pin, then the
+      // gateway's own tools
+      expect(await names()).toEqual([
+        'whose_note',
+        'tenant_report',
+        'echo',
+        'find_tools',
+        'call_tool',
+      ]);
       const changed = nextChange();
       const found = await client.callTool({
         name: 'find_tools',
@@ -311,7 +331,14 @@ describe('overlays, expose modes and per-session context', () => {
         note: expect.stringContaining('now in your tool list'),
       });
       await changed;
-      expect(await names()).toEqual(['whose_note', 'echo', 'sleep', 'find_tools', 'call_tool']);
+      expect(await names()).toEqual([
+        'whose_note',
+        'tenant_report',
+        'echo',
+        'sleep',
+        'find_tools',
+        'call_tool',
+      ]);
       // a client that never refreshes calls any catalog tool through call_tool
       expect(
         textOf(

@@ -203,13 +203,19 @@ export function listTools(
   const tools: Tool[] = [];
   if (host.expose !== 'search') {
     const { registry } = catalog;
+    // what applies before any message: `always` groups and `context` groups whose condition holds
+    const applies =
+      host.expose === 'selected'
+        ? new Set(registry.select('', { context, requireContext: host.hideUnavailable }).names)
+        : undefined;
     for (const tool of registry.list()) {
-      if (host.expose === 'selected') {
-        const pinned =
-          registry.group(tool.group)?.selection.strategy === 'always' ||
-          catalog.pinned.has(tool.name) ||
-          found.has(tool.name);
-        if (!pinned) continue;
+      if (
+        applies !== undefined &&
+        !applies.has(tool.name) &&
+        !catalog.pinned.has(tool.name) &&
+        !found.has(tool.name)
+      ) {
+        continue;
       }
       if (host.hideUnavailable && missingContext(tool, context, catalog).length > 0) continue;
       const entry = host.translations.get(catalog, tool);
