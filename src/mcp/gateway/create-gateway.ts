@@ -77,7 +77,8 @@ export type GatewayEvent =
 /** The catalog in numbers and notes. */
 export interface CatalogSummary {
   tools: number;
-  groups: number;
+  /** Every served group, in catalog order, with its version and number of tools. */
+  groups: readonly { group: string; version: string; tools: number }[];
   renamed: readonly GatewayRename[];
   /** Local tools not served, and why. */
   shadowed: readonly { name: string; reason: string }[];
@@ -365,7 +366,9 @@ class ToolGateway implements Gateway, SessionHost {
 function summarize(catalog: Catalog): CatalogSummary {
   return {
     tools: catalog.registry.size,
-    groups: catalog.registry.groups().length,
+    groups: catalog.registry
+      .groups()
+      .map(({ group, version, tools }) => ({ group, version, tools: tools.length })),
     renamed: catalog.renamed,
     shadowed: catalog.shadowed,
     notes: catalog.notes,
