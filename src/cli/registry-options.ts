@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ContextCheck } from '../select/types.js';
 import { loadRegistry } from '../toolcap/load-registry.js';
-import type { ContextCheck, Registry } from '../toolcap/registry.js';
+import type { Registry } from '../toolcap/registry.js';
 import { errorMessage } from '../util/error-message.js';
 import { CliUsageError } from './cli-usage-error.js';
 import type { CliIo } from './io.js';

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import type { JsonValue, RegisteredTool } from '../format/types.js';
-import type { Registry } from '../toolcap/registry.js';
 import { errorMessage } from '../util/error-message.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution-limits.js';
+import type { ExecutionTarget } from './execution-target.js';
 import { runExternalTool } from './external/run-external-tool.js';
 import { resolveHandler } from './load-handler.js';
 import { runWithDeadline } from './run-with-deadline.js';
@@ -30,7 +30,7 @@ export const DEFAULT_DATA_DIR = '.toolcap/data';
  * (6) every failure after (1) is returned as `{ ok: false, error }`, never thrown.
  */
 export async function executeTool(
-  registry: Registry,
+  registry: ExecutionTarget,
   name: string,
   input: unknown,
   context: ToolContext,
@@ -96,7 +96,7 @@ export async function executeTool(
 type InvokeResult = { output: unknown } | { error: ToolCallError };
 
 async function invoke(
-  registry: Registry,
+  registry: ExecutionTarget,
   tool: RegisteredTool,
   input: Record<string, unknown>,
   context: ToolContext,

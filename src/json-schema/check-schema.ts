@@ -1,8 +1,8 @@
+import type { DiagnosticCode } from '../format/diagnostic-codes.js';
 import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
 import type { LoadLimits } from '../format/limits.js';
-import type { DiagnosticCode } from '../load/diagnostic-codes.js';
-import { listNames, quoteValue } from '../load/quote-value.js';
 import { errorMessage } from '../util/error-message.js';
+import { listNames, quoteValue } from '../util/quote-value.js';
 import { findCatastrophicBacktracking } from './find-catastrophic-backtracking.js';
 
 /** A problem inside one schema; `pointer` is relative to the schema root. */

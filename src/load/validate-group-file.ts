@@ -1,4 +1,5 @@
 import valid from 'semver/functions/valid.js';
+import type { DiagnosticCode } from '../format/diagnostic-codes.js';
 import {
   validateGroupHeader,
   validateTool,
@@ -25,9 +26,8 @@ import {
   schemaDialect,
   suggestJsonSchemaType,
 } from '../json-schema/check-schema.js';
+import { quoteValue } from '../util/quote-value.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
-import type { DiagnosticCode } from './diagnostic-codes.js';
-import { quoteValue } from './quote-value.js';
 import { validateExamples } from './validate-examples.js';
 
 /** A problem found in one group document; `pointer` is absolute within the file. */

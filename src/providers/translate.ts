@@ -1,3 +1,4 @@
+import { TranslationError } from '../errors/translation-error.js';
 import { isValidToolName } from '../format/names.js';
 import type { ToolDefinition, Warning } from '../format/types.js';
 import { defineEntry, isPlainObject } from '../json-schema/schema-node.js';
@@ -19,7 +20,6 @@ import {
   type TranslateOptions,
   type TranslationResult,
 } from './provider-types.js';
-import { TranslationError } from './translation-error.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: each translator is typed by its own provider
 const TRANSLATORS: { readonly [P in ProviderId]: ProviderTranslator<P, any> } = {

@@ -1,6 +1,6 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
+import { isProviderId, PROVIDER_IDS, type ProviderId } from '../format/provider-ids.js';
 import type { CostEstimate, LatencyEstimate, ToolCategory } from '../format/types.js';
-import { isProviderId, PROVIDER_IDS, type ProviderId } from '../providers/provider-types.js';
 import { CATEGORY_BITS } from './selection-index.js';
 import type { HistoryEntry, SelectOptions } from './types.js';
 

@@ -1,5 +1,4 @@
 import type { RegisteredTool, Warning } from '../format/types.js';
-import { estimateToolTokens } from '../providers/estimate-tokens.js';
 import { errorMessage } from '../util/error-message.js';
 import { type AnalyzedTurn, analyzeTurn } from './analyze-turn.js';
 import type { Candidates, Evidence } from './candidates.js';
@@ -612,7 +611,7 @@ function applyBudgets(
     if (tokenCache === undefined) return 0;
     let tokens = tokenCache[tool]!;
     if (Number.isNaN(tokens)) {
-      tokens = estimateToolTokens(index.tools[tool]!, settings.provider);
+      tokens = index.estimateTokens(index.tools[tool]!, settings.provider);
       tokenCache[tool] = tokens;
     }
     return tokens;

@@ -1,3 +1,4 @@
+import type { ProviderId } from '../format/provider-ids.js';
 import type {
   RegisteredGroup,
   RegisteredTool,
@@ -6,13 +7,12 @@ import type {
 } from '../format/types.js';
 import { getDefaultTextAnalyzer, type TextAnalyzer } from '../text/text-analyzer.js';
 import { TypoIndex } from '../text/typo-index.js';
-import type { ContextCheck } from '../toolcap/registry.js';
 import { WordCache } from './analyze-turn.js';
 import { Candidates } from './candidates.js';
 import { KeywordIndex } from './keyword-index.js';
 import { RelevanceIndex } from './relevance-index.js';
 import { TermVocabulary } from './term-vocabulary.js';
-import type { DroppedTool, SelectedTool } from './types.js';
+import type { ContextCheck, DroppedTool, SelectedTool } from './types.js';
 
 /** What a registry snapshot hands to selection. */
 export interface SelectionIndexInput {
@@ -22,6 +22,8 @@ export interface SelectionIndexInput {
   analyzer?: TextAnalyzer | undefined;
   /** Registry services: their names satisfy `requires_context` keys like context values. */
   services?: ReadonlyMap<string, unknown> | undefined;
+  /** Estimated tokens of one tool's definition for a provider (the `maxTokens` budget). */
+  estimateTokens: (tool: RegisteredTool, provider: ProviderId) => number;
 }
 
 const COST_RANKS: Readonly<Record<string, number>> = { low: 0, medium: 1, high: 2 };
@@ -70,6 +72,7 @@ export class SelectionIndex {
   readonly contextChecks: ReadonlyMap<string, ContextCheck>;
   readonly analyzer: TextAnalyzer;
   readonly services: ReadonlyMap<string, unknown>;
+  readonly estimateTokens: (tool: RegisteredTool, provider: ProviderId) => number;
   readonly vocabulary = new TermVocabulary();
   readonly keywords: KeywordIndex;
   readonly groupIndex: ReadonlyMap<string, number>;
@@ -135,6 +138,7 @@ export class SelectionIndex {
     this.contextChecks = input.contextChecks;
     this.analyzer = input.analyzer ?? getDefaultTextAnalyzer();
     this.services = input.services ?? new Map();
+    this.estimateTokens = input.estimateTokens;
     const toolCount = this.tools.length;
     this.groupIndex = new Map(this.groups.map((group, position) => [group.group, position]));
     this.strategyOfGroup = this.groups.map((group) => group.selection.strategy);

@@ -1,3 +1,4 @@
+import type { ProviderId } from '../format/provider-ids.js';
 import type {
   CostEstimate,
   LatencyEstimate,
@@ -5,7 +6,6 @@ import type {
   ToolCategory,
   Warning,
 } from '../format/types.js';
-import type { ProviderId } from '../providers/provider-types.js';
 
 /** Why a tool is in a selection. */
 export type SelectionStrategyName = 'always' | 'keyword' | 'context' | 'history' | 'fallback';
@@ -129,3 +129,6 @@ export interface SearchResult {
   matched: readonly string[];
   tool: RegisteredTool;
 }
+
+/** A named predicate for `context` groups: `(context, message) => boolean`. */
+export type ContextCheck = (context: Readonly<Record<string, unknown>>, message: string) => boolean;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSTIC_CODES } from '../../src/load/diagnostic-codes.js';
+import { DIAGNOSTIC_CODES } from '../../src/format/diagnostic-codes.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
 import { getCompileCount } from '../../src/json-schema/compile-schema.js';
+import { RegistryLoadError } from '../../src/load/registry-load-error.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 

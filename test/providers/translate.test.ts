@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { TranslationError } from '../../src/errors/translation-error.js';
 import type { RegisteredTool } from '../../src/format/types.js';
 import { PROVIDER_IDS, type ProviderId } from '../../src/providers/provider-types.js';
 import { translate } from '../../src/providers/translate.js';
-import { TranslationError } from '../../src/providers/translation-error.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { makeRegisteredTool, makeTool } from './tool-fixtures.js';
 

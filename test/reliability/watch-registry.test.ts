@@ -2,7 +2,7 @@ import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
+import { RegistryLoadError } from '../../src/load/registry-load-error.js';
 import type { Registry } from '../../src/toolcap/registry.js';
 import {
   type RegistryChange,

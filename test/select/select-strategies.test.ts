@@ -116,6 +116,7 @@ describe('context strategy', () => {
       tools: registry.list(),
       groups: registry.groups(),
       contextChecks: new Map(),
+      estimateTokens: () => 0,
     });
     const selection = selectTools(index, 'ban him');
     expect(selection.names).toEqual([]);
@@ -139,6 +140,7 @@ describe('context strategy', () => {
       tools: [read!, note!, remove!, copy!],
       groups: registry.groups(),
       contextChecks: new Map(),
+      estimateTokens: () => 0,
     });
     const scores = (selection: {
       tools: readonly { name: string; reason: { score?: number } }[];

@@ -6,6 +6,7 @@ import { ToolcapError } from '../../errors/toolcap-error.js';
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import { GROUP_NAME_PATTERN, isValidExecutorName } from '../../format/names.js';
 import type { SelectionStrategy, Warning } from '../../format/types.js';
+import { displayPath } from '../../load/display-path.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
 import type { ImportedGroup } from '../../migrate/build-imported-group.js';
 import {
@@ -15,7 +16,7 @@ import {
 } from '../../migrate/import-tool-list.js';
 import { keywordDocument } from '../../migrate/suggest-keywords.js';
 import { toGroupName } from '../../migrate/to-group-name.js';
-import { displayPath, loadRegistry } from '../../toolcap/load-registry.js';
+import { loadRegistry } from '../../toolcap/load-registry.js';
 import { errorMessage } from '../../util/error-message.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';

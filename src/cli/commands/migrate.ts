@@ -1,6 +1,6 @@
 import { ToolcapError } from '../../errors/toolcap-error.js';
 import { loadFallbackModule } from '../../migrate/load-fallback-module.js';
-import { reportMigration } from '../../migrate/migration-report.js';
+import { reportMigration } from '../../toolcap/migration-report.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { keyValuePairs, optionalString, parseCliArgs, stringList } from '../parse-cli-args.js';

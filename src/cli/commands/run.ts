@@ -112,7 +112,7 @@ export async function loadExecutionRegistry(
     );
   }
   if (toolsDirs.length > 0) {
-    const { loadExternalTools } = await import('../../execute/external/load-external-tools.js');
+    const { loadExternalTools } = await import('../../toolcap/load-external-tools.js');
     registry = await loadExternalTools(registry, {
       dirs: toolsDirs,
       cwd: io.cwd,

@@ -1,6 +1,6 @@
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import type { Diagnostic } from '../../format/types.js';
-import { displayPath } from '../../toolcap/load-registry.js';
+import { displayPath } from '../../load/display-path.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { parseCliArgs } from '../parse-cli-args.js';
 import { loadCliRegistry, REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';

@@ -1,7 +1,7 @@
+import { TranslationError } from '../../errors/translation-error.js';
 import type { Warning } from '../../format/types.js';
 import { isPlainObject, type SchemaNode } from '../../json-schema/schema-node.js';
 import type { ProviderId } from '../provider-types.js';
-import { TranslationError } from '../translation-error.js';
 import { geminiSchemaToJsonSchema } from './gemini-schema-to-json-schema.js';
 
 /** A tool as read from a provider payload, before names and schemas are normalized. */
