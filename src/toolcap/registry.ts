@@ -1,8 +1,17 @@
 import type { ExecutionSettings } from '../execute/execution-target.js';
 import type { ExecuteOptions, ExecuteResult, ToolContext } from '../execute/types.js';
 import type { LoadLimits } from '../format/limits.js';
-import type { Diagnostic, RegisteredGroup, RegisteredTool, ToolCategory } from '../format/types.js';
+import type { ProviderId } from '../format/provider-ids.js';
+import type {
+  Diagnostic,
+  RegisteredGroup,
+  RegisteredTool,
+  ToolCategory,
+  ToolDefinition,
+} from '../format/types.js';
 import { estimateToolTokens } from '../providers/estimate-tokens.js';
+import type { TranslateOptions, TranslationResult } from '../providers/provider-types.js';
+import { createTranslator, type Translator } from '../providers/translator.js';
 import { registerGroup } from '../registry/register-group.js';
 import type { MigrationStatus, RegistrySnapshot } from '../registry/registry-snapshot.js';
 import { searchTools } from '../select/search-tools.js';
@@ -75,6 +84,16 @@ export interface Registry {
   /** Tools ranked by relevance to `query` (BM25F over names, descriptions, parameters, groups). */
   search(query: string, options?: SearchOptions): SearchResult[];
   /**
+   * `translate(tools, provider, options)` with this registry's translation cache: a repeated
+   * turn costs well under a microsecond and gives byte-identical output. Each call returns
+   * fresh arrays and objects (over frozen entries), safe to change.
+   */
+  translate<P extends ProviderId>(
+    tools: readonly ToolDefinition[],
+    provider: P,
+    options?: TranslateOptions<P>,
+  ): TranslationResult<P>;
+  /**
    * Runs one tool call: validates the input (nulls sent for optional parameters are dropped),
    * checks `requires_context`, runs the handler with a timeout and validates its output. Every
    * failure is returned as `{ ok: false, error }`; only an unknown tool name rejects, with a
@@ -105,6 +124,7 @@ class ToolRegistry implements Registry {
   readonly settings: RegistrySettings;
   readonly #snapshot: RegistrySnapshot;
   #selection: SelectionIndex | undefined;
+  #translator: Translator | undefined;
 
   constructor(snapshot: RegistrySnapshot, settings: RegistrySettings) {
     this.#snapshot = snapshot;
@@ -156,6 +176,15 @@ class ToolRegistry implements Registry {
 
   search(query: string, options: SearchOptions = {}): SearchResult[] {
     return searchTools(this.#selectionIndex(), query, options);
+  }
+
+  translate<P extends ProviderId>(
+    tools: readonly ToolDefinition[],
+    provider: P,
+    options?: TranslateOptions<P>,
+  ): TranslationResult<P> {
+    this.#translator ??= createTranslator();
+    return this.#translator.translate(tools, provider, options);
   }
 
   execute(
