@@ -39,6 +39,7 @@ export type SelectedTool = RegisteredTool & { readonly reason: SelectionReason }
 /** Why a candidate tool was left out. */
 export type DropCode =
   | 'MISSING_CONTEXT'
+  | 'CONTEXT_NOT_MET'
   | 'CATEGORY_EXCLUDED'
   | 'OVER_MAX_COST'
   | 'OVER_MAX_LATENCY'

@@ -36,7 +36,17 @@ describe('toolcap select', () => {
       'write_journal',
       'search_journals',
     ]);
-    expect(output.dropped).toEqual([]);
+    // the project docs' context group does not apply without project_id, and says so
+    expect(output.dropped).toEqual(
+      ['list_project_docs', 'read_project_doc', 'write_project_doc', 'search_project_docs'].map(
+        (name) => ({
+          name,
+          group: 'project_docs',
+          code: 'MISSING_CONTEXT',
+          reason: expect.stringContaining('requires context project_id'),
+        }),
+      ),
+    );
     expect(output.warnings).toEqual([]);
   });
 

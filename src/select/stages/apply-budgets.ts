@@ -1,0 +1,68 @@
+import type { Turn } from '../turn.js';
+import { ALWAYS, type Candidate } from '../turn.js';
+
+/** What the budgets kept, and the estimated tokens of the kept tools (with `maxTokens`). */
+export interface BudgetResult {
+  kept: Candidate[];
+  estimatedTokens: number | undefined;
+}
+
+/**
+ * Stage 5: `maxTools` and `maxTokens` over candidates in priority order. Pinned tools are all
+ * kept, even over budget (with a `PINS_OVER_BUDGET` warning); then each candidate is kept while
+ * the budgets allow: `maxTools` stops when full, `maxTokens` skips a tool that does not fit and
+ * tries the next. Every tool left out is reported (`OVER_MAX_TOOLS`, `OVER_MAX_TOKENS`).
+ */
+export function applyBudgets(turn: Turn, ordered: readonly Candidate[]): BudgetResult {
+  const { index, settings } = turn;
+  const { maxTools, maxTokens, provider } = settings;
+  const tokensOf = (tool: number) =>
+    maxTokens === undefined ? 0 : index.tokenEstimate(tool, provider);
+  const kept: Candidate[] = [];
+  let tokens = 0;
+  let position = 0;
+  for (; position < ordered.length && ordered[position]!.stratum === ALWAYS; position++) {
+    kept.push(ordered[position]!);
+    tokens += tokensOf(ordered[position]!.tool);
+  }
+  if (maxTools !== undefined && kept.length > maxTools) {
+    turn.warnings.push({
+      code: 'PINS_OVER_BUDGET',
+      message: `the ${kept.length} pinned (always) tools exceed maxTools ${maxTools}; they are all kept and nothing else is added. Raise maxTools or unpin a group`,
+    });
+  }
+  if (maxTokens !== undefined && tokens > maxTokens) {
+    turn.warnings.push({
+      code: 'PINS_OVER_BUDGET',
+      message: `the pinned (always) tools take an estimated ${tokens} tokens for ${provider}, above maxTokens ${maxTokens}; they are all kept and nothing else is added. Raise maxTokens or unpin a group`,
+    });
+  }
+  const overTools = `maxTools ${maxTools} is reached by higher-ranked tools (pinned, context, then matched groups round-robin by relevance); raise maxTools to include it`;
+  for (; position < ordered.length; position++) {
+    const { tool } = ordered[position]!;
+    if (maxTools !== undefined && kept.length >= maxTools) {
+      turn.dropped.push({
+        name: index.toolNames[tool]!,
+        group: index.toolGroups[tool]!,
+        code: 'OVER_MAX_TOOLS',
+        reason: overTools,
+      });
+      continue;
+    }
+    if (maxTokens !== undefined) {
+      const size = tokensOf(tool);
+      if (tokens + size > maxTokens) {
+        turn.dropped.push({
+          name: index.toolNames[tool]!,
+          group: index.toolGroups[tool]!,
+          code: 'OVER_MAX_TOKENS',
+          reason: `its estimated ${size} tokens would bring the selection to ${tokens + size}, above maxTokens ${maxTokens}`,
+        });
+        continue;
+      }
+      tokens += size;
+    }
+    kept.push(ordered[position]!);
+  }
+  return { kept, estimatedTokens: maxTokens === undefined ? undefined : tokens };
+}
