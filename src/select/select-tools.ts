@@ -7,7 +7,7 @@ import { collectCandidates } from './stages/collect-candidates.js';
 import { filterCandidates } from './stages/filter-candidates.js';
 import { orderCandidates } from './stages/order-candidates.js';
 import { scoreCandidates } from './stages/score-candidates.js';
-import type { Turn } from './turn.js';
+import { Candidates, type Turn } from './turn.js';
 import type { Selection, SelectOptions } from './types.js';
 
 /**
@@ -40,8 +40,10 @@ export function selectTools(
       words: [...analyzed.queryWords],
       unknown: analyzed.unknown.length,
     },
-    candidates: [],
+    candidates: new Candidates(),
     rankedRanges: [],
+    rankedStart: 0,
+    rankedEnd: 0,
     dropped: [],
     warnings: [],
   };
@@ -52,7 +54,7 @@ export function selectTools(
   if (!budgeted && settings.order === 'catalog') {
     return buildSelection(turn, survivors, maxScore, undefined);
   }
-  const ordered = orderCandidates(survivors);
+  const ordered = orderCandidates(turn.candidates, survivors);
   if (!budgeted) return buildSelection(turn, ordered, maxScore, undefined);
   const { kept, estimatedTokens } = applyBudgets(turn, ordered);
   return buildSelection(turn, kept, maxScore, estimatedTokens);

@@ -37,6 +37,31 @@ export const CATEGORY_BITS: Readonly<Record<ToolCategory, number>> = {
 };
 
 /**
+ * Bits of `filterBitsOfTool`: the category (`CATEGORY_BITS`, or NO_CATEGORY), the cost and the
+ * latency rank one-hot, and whether the tool requires context keys. A turn rejects the bits of
+ * `filterRejectMask`, so most candidates pass every filter with one test.
+ */
+const NO_CATEGORY = 1 << 4;
+const COST_BIT = 5;
+const LATENCY_BIT = 8;
+const NEEDS_CONTEXT = 1 << 11;
+
+/** The filter bits a turn with these settings rejects (the full check then says why). */
+export function filterRejectMask(settings: {
+  categoryMask: number;
+  maxCost: number;
+  maxLatency: number;
+  requireContext: boolean;
+}): number {
+  let mask = 0;
+  if (settings.categoryMask !== 0) mask |= (~settings.categoryMask & 0xf) | NO_CATEGORY;
+  for (let rank = settings.maxCost + 1; rank <= 2; rank++) mask |= 1 << (COST_BIT + rank);
+  for (let rank = settings.maxLatency + 1; rank <= 2; rank++) mask |= 1 << (LATENCY_BIT + rank);
+  if (settings.requireContext) mask |= NEEDS_CONTEXT;
+  return mask;
+}
+
+/**
  * What selection and search precompute for one registry snapshot, read-only once built: the
  * tools and groups by position, per-tool filter data in typed arrays (so filtering a candidate
  * never reads the tool object), the keyword index (built with the snapshot), and, built on
@@ -69,8 +94,11 @@ export class SelectionIndex {
   readonly costOfTool: Uint8Array;
   readonly latencyOfTool: Uint8Array;
   readonly categoryOfTool: Uint8Array;
-  /** Each tool's `requires_context` keys. */
-  readonly keysOfTool: readonly (readonly string[])[];
+  /** Per tool, its category, cost, latency and context needs as bits (see `filterRejectMask`). */
+  readonly filterBitsOfTool: Uint16Array;
+  /** Each tool's `requires_context` keys, as an index into `keyLists` (tools share lists). */
+  readonly keyListOfTool: Int32Array;
+  readonly keyLists: readonly (readonly string[])[];
   /** Name and group of each tool, so drops are reported without reading the tools. */
   readonly toolNames: readonly string[];
   readonly toolGroups: readonly string[];
@@ -95,18 +123,39 @@ export class SelectionIndex {
     this.costOfTool = new Uint8Array(count);
     this.latencyOfTool = new Uint8Array(count);
     this.categoryOfTool = new Uint8Array(count);
+    this.filterBitsOfTool = new Uint16Array(count);
+    this.keyListOfTool = new Int32Array(count);
+    const keyLists: (readonly string[])[] = [];
+    const keyListIds = new Map<string, number>();
     const toolsOfGroup: number[][] = this.groups.map(() => []);
     this.tools.forEach((tool, position) => {
       const group = this.groupByName.get(tool.group) ?? -1;
       this.groupOfTool[position] = group;
-      this.costOfTool[position] = COST_RANKS[tool.metadata.cost_estimate] ?? 2;
-      this.latencyOfTool[position] = LATENCY_RANKS[tool.metadata.latency_estimate] ?? 2;
-      this.categoryOfTool[position] = CATEGORY_BITS[tool.category] ?? 0;
+      const cost = COST_RANKS[tool.metadata.cost_estimate] ?? 2;
+      const latency = LATENCY_RANKS[tool.metadata.latency_estimate] ?? 2;
+      const category = CATEGORY_BITS[tool.category] ?? 0;
+      this.costOfTool[position] = cost;
+      this.latencyOfTool[position] = latency;
+      this.categoryOfTool[position] = category;
+      const keys = tool.metadata.requires_context;
+      const signature = keys.join('\u0000');
+      let list = keyListIds.get(signature);
+      if (list === undefined) {
+        list = keyLists.length;
+        keyLists.push(keys);
+        keyListIds.set(signature, list);
+      }
+      this.keyListOfTool[position] = list;
+      this.filterBitsOfTool[position] =
+        (category || NO_CATEGORY) |
+        (1 << (COST_BIT + cost)) |
+        (1 << (LATENCY_BIT + latency)) |
+        (keys.length > 0 ? NEEDS_CONTEXT : 0);
       if (group >= 0) toolsOfGroup[group]!.push(position);
     });
+    this.keyLists = keyLists;
     this.toolsOfGroup = toolsOfGroup;
     this.rangesOfGroup = toolsOfGroup.map(toRanges);
-    this.keysOfTool = this.tools.map((tool) => tool.metadata.requires_context);
     this.toolNames = this.tools.map((tool) => tool.name);
     this.toolGroups = this.tools.map((tool) => tool.group);
     this.alwaysTools = toolsOfGroup

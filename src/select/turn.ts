@@ -39,14 +39,37 @@ export interface Evidence {
   typos: readonly TypoMatch[] | undefined;
 }
 
-/** One candidate tool of a turn. */
-export interface Candidate {
-  /** Catalog position. */
-  tool: number;
-  stratum: Stratum;
-  evidence: Evidence;
+/**
+ * The candidate tools of a turn, as parallel arrays indexed by slot (no object per candidate:
+ * a large catalog's turn has a hundred or more). Stages pass slots around.
+ */
+export class Candidates {
+  /** Catalog position of each candidate. */
+  readonly tools: number[] = [];
+  readonly strata: Stratum[] = [];
+  /** What brought it in; one object shared by the candidates of a group. */
+  readonly evidence: Evidence[] = [];
   /** Raw relevance to the turn (BM25F); NaN in the strata that are not ranked. */
-  raw: number;
+  readonly raw: number[] = [];
+
+  get count(): number {
+    return this.tools.length;
+  }
+
+  /** Adds `tools` with one stratum, evidence and raw score. */
+  add(tools: readonly number[], stratum: Stratum, evidence: Evidence, raw: number): void {
+    for (const tool of tools) {
+      this.tools.push(tool);
+      this.strata.push(stratum);
+      this.evidence.push(evidence);
+      this.raw.push(raw);
+    }
+  }
+
+  /** Higher raw score first, then catalog order: the order within ranked strata. */
+  compare(a: number, b: number): number {
+    return this.raw[b]! - this.raw[a]! || this.tools[a]! - this.tools[b]!;
+  }
 }
 
 /** The ranking query of a turn, built by the collect stage (history extends it). */
@@ -66,8 +89,10 @@ export interface TurnQuery {
  * Invariants the stages keep:
  * - `candidates` are in stratum order, and a tool appears at most once (a tool belongs to one
  *   group, and a group enters through one strategy);
- * - within a stratum, each group's tools are consecutive and in catalog order;
- * - `rankedRanges` are the catalog ranges of exactly the keyword and history candidates.
+ * - within a stratum, each group's tools are consecutive slots, in catalog order, sharing one
+ *   evidence object;
+ * - the keyword and history candidates are the slots `rankedStart..rankedEnd`, and
+ *   `rankedRanges` are exactly their catalog ranges.
  */
 export interface Turn {
   readonly index: SelectionIndex;
@@ -75,8 +100,11 @@ export interface Turn {
   readonly settings: ResolvedSelectOptions;
   readonly analyzed: AnalyzedTurn;
   readonly query: TurnQuery;
-  readonly candidates: Candidate[];
+  readonly candidates: Candidates;
   readonly rankedRanges: number[];
+  /** The slots of the keyword and history candidates: `rankedStart <= slot < rankedEnd`. */
+  rankedStart: number;
+  rankedEnd: number;
   readonly dropped: DroppedTool[];
   readonly warnings: Warning[];
 }

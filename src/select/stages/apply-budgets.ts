@@ -1,9 +1,8 @@
-import type { Turn } from '../turn.js';
-import { ALWAYS, type Candidate } from '../turn.js';
+import { ALWAYS, type Turn } from '../turn.js';
 
-/** What the budgets kept, and the estimated tokens of the kept tools (with `maxTokens`). */
+/** The slots the budgets kept, and the estimated tokens of their tools (with `maxTokens`). */
 export interface BudgetResult {
-  kept: Candidate[];
+  kept: number[];
   estimatedTokens: number | undefined;
 }
 
@@ -13,17 +12,21 @@ export interface BudgetResult {
  * the budgets allow: `maxTools` stops when full, `maxTokens` skips a tool that does not fit and
  * tries the next. Every tool left out is reported (`OVER_MAX_TOOLS`, `OVER_MAX_TOKENS`).
  */
-export function applyBudgets(turn: Turn, ordered: readonly Candidate[]): BudgetResult {
-  const { index, settings } = turn;
+export function applyBudgets(turn: Turn, ordered: readonly number[]): BudgetResult {
+  const { index, settings, candidates } = turn;
   const { maxTools, maxTokens, provider } = settings;
   const tokensOf = (tool: number) =>
     maxTokens === undefined ? 0 : index.tokenEstimate(tool, provider);
-  const kept: Candidate[] = [];
+  const kept: number[] = [];
   let tokens = 0;
   let position = 0;
-  for (; position < ordered.length && ordered[position]!.stratum === ALWAYS; position++) {
+  for (
+    ;
+    position < ordered.length && candidates.strata[ordered[position]!] === ALWAYS;
+    position++
+  ) {
     kept.push(ordered[position]!);
-    tokens += tokensOf(ordered[position]!.tool);
+    tokens += tokensOf(candidates.tools[ordered[position]!]!);
   }
   if (maxTools !== undefined && kept.length > maxTools) {
     turn.warnings.push({
@@ -39,7 +42,7 @@ export function applyBudgets(turn: Turn, ordered: readonly Candidate[]): BudgetR
   }
   const overTools = `maxTools ${maxTools} is reached by higher-ranked tools (pinned, context, then matched groups round-robin by relevance); raise maxTools to include it`;
   for (; position < ordered.length; position++) {
-    const { tool } = ordered[position]!;
+    const tool = candidates.tools[ordered[position]!]!;
     if (maxTools !== undefined && kept.length >= maxTools) {
       turn.dropped.push({
         name: index.toolNames[tool]!,

@@ -1,6 +1,6 @@
 import type { RegisteredTool } from '../../format/types.js';
 import { roundScore } from '../round-score.js';
-import { type Candidate, STRATEGY_OF_STRATUM, type Turn } from '../turn.js';
+import { STRATEGY_OF_STRATUM, type Turn } from '../turn.js';
 import type { SelectedTool, Selection, SelectionReason } from '../types.js';
 
 /**
@@ -11,22 +11,25 @@ import type { SelectedTool, Selection, SelectionReason } from '../types.js';
  */
 export function buildSelection(
   turn: Turn,
-  kept: readonly Candidate[],
+  kept: readonly number[],
   maxScore: number,
   estimatedTokens: number | undefined,
 ): Selection {
+  const { candidates } = turn;
   const ordered =
-    turn.settings.order === 'catalog' ? [...kept].sort((a, b) => a.tool - b.tool) : kept;
-  const tools = ordered.map((candidate) => {
+    turn.settings.order === 'catalog'
+      ? [...kept].sort((a, b) => candidates.tools[a]! - candidates.tools[b]!)
+      : kept;
+  const tools = ordered.map((slot) => {
+    const evidence = candidates.evidence[slot]!;
+    const raw = candidates.raw[slot]!;
     const reason: SelectionReason = {
-      strategy: STRATEGY_OF_STRATUM[candidate.stratum]!,
-      matched: [...candidate.evidence.matched],
+      strategy: STRATEGY_OF_STRATUM[candidates.strata[slot]!]!,
+      matched: [...evidence.matched],
     };
-    if (!Number.isNaN(candidate.raw)) reason.score = roundScore(candidate.raw / maxScore);
-    if (candidate.evidence.typos !== undefined) {
-      reason.typos = candidate.evidence.typos.map((typo) => ({ ...typo }));
-    }
-    return createSelectedTool(turn.index.tools[candidate.tool]!, reason);
+    if (!Number.isNaN(raw)) reason.score = roundScore(raw / maxScore);
+    if (evidence.typos !== undefined) reason.typos = evidence.typos.map((typo) => ({ ...typo }));
+    return createSelectedTool(turn.index.tools[candidates.tools[slot]!]!, reason);
   });
   const selection: Selection = {
     tools,

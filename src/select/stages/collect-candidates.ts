@@ -27,8 +27,10 @@ const NO_MATCHES: readonly string[] = Object.freeze([]);
  * and, when no keyword or history group matched, the relevance fallback.
  */
 export function collectCandidates(turn: Turn): void {
-  addTools(turn, turn.index.alwaysTools, ALWAYS, { matched: NO_MATCHES, typos: undefined });
+  const { candidates } = turn;
+  candidates.add(turn.index.alwaysTools, ALWAYS, { matched: NO_MATCHES, typos: undefined }, NaN);
   for (const group of turn.index.contextGroups) addContextGroup(turn, group);
+  turn.rankedStart = candidates.count;
   const matched = new Set<number>();
   for (const match of turn.index.keywords.matchGroups(turn.analyzed)) {
     if (turn.index.strategyOfGroup[match.group] !== 'keyword') continue;
@@ -36,17 +38,8 @@ export function collectCandidates(turn: Turn): void {
     addRankedGroup(turn, match, KEYWORD);
   }
   const kept = turn.settings.history.length > 0 ? addHistory(turn, matched) : 0;
+  turn.rankedEnd = candidates.count;
   if (matched.size === 0 && kept === 0 && turn.settings.fallback !== undefined) addFallback(turn);
-}
-
-function addTools(
-  turn: Turn,
-  tools: readonly number[],
-  stratum: Stratum,
-  evidence: Evidence,
-  raw = Number.NaN,
-): void {
-  for (const tool of tools) turn.candidates.push({ tool, stratum, evidence, raw });
 }
 
 /** A keyword or history group: its tools, and its catalog ranges for scoring. */
@@ -55,7 +48,7 @@ function addRankedGroup(turn: Turn, match: GroupMatch, stratum: Stratum): void {
     matched: match.keywords,
     typos: match.typos.length > 0 ? match.typos : undefined,
   };
-  addTools(turn, turn.index.toolsOfGroup[match.group]!, stratum, evidence, 0);
+  turn.candidates.add(turn.index.toolsOfGroup[match.group]!, stratum, evidence, 0);
   turn.rankedRanges.push(...turn.index.rangesOfGroup[match.group]!);
 }
 
@@ -67,9 +60,9 @@ function addContextGroup(turn: Turn, group: number): void {
   if (checkName === undefined) {
     // each tool whose own keys are set is in; the others are dropped, naming the keys
     for (const tool of tools) {
-      const keys = index.keysOfTool[tool]!;
+      const keys = index.keyLists[index.keyListOfTool[tool]!]!;
       if (keys.every((key) => index.hasContextKey(settings.context, key))) {
-        addTools(turn, [tool], CONTEXT, { matched: keys, typos: undefined });
+        turn.candidates.add([tool], CONTEXT, { matched: keys, typos: undefined }, NaN);
       } else {
         turn.dropped.push(missingContextDrop(turn, tool));
       }
@@ -106,7 +99,7 @@ function addContextGroup(turn: Turn, group: number): void {
     notMet(`its group's context_check "${checkName}" threw (see the warnings)`);
     return;
   }
-  if (applies) addTools(turn, tools, CONTEXT, { matched: [checkName], typos: undefined });
+  if (applies) turn.candidates.add(tools, CONTEXT, { matched: [checkName], typos: undefined }, NaN);
   else notMet(`its group's context_check "${checkName}" returned false for this turn's context`);
 }
 
@@ -195,7 +188,7 @@ function addFallback(turn: Turn): void {
     best = Math.max(best, score);
     if (score < fallback.minScore) continue;
     const matched = query.words.filter((_, slot) => relevance.hasTerm(doc, query.ids[slot]!));
-    addTools(turn, [doc], FALLBACK, { matched, typos: undefined }, raw);
+    turn.candidates.add([doc], FALLBACK, { matched, typos: undefined }, raw);
     added++;
   }
   if (added === 0) {

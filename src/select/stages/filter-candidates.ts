@@ -1,28 +1,46 @@
-import type { Candidate, Turn } from '../turn.js';
+import { filterRejectMask } from '../selection-index.js';
+import type { Turn } from '../turn.js';
 import type { DropCode, DroppedTool } from '../types.js';
 
 /**
- * Stage 3: the candidates that pass the turn's filters, in their order; the others are
+ * Stage 3: the slots of the candidates that pass the turn's filters, in order; the others are
  * reported as dropped with the first filter they fail: missing `requires_context` keys (unless
- * `requireContext: false`), then `categories`, `maxCost` and `maxLatency`. Reads only the
- * per-tool filter data of the index, never the tool objects.
+ * `requireContext: false`), then `categories`, `maxCost` and `maxLatency`. Most candidates pass
+ * with one test of the tool's filter bits against what this turn rejects; only the others are
+ * checked in full. Never reads the tool objects.
  */
-export function filterCandidates(turn: Turn): Candidate[] {
-  const survivors: Candidate[] = [];
-  for (const candidate of turn.candidates) {
-    const code = failedFilter(turn, candidate.tool);
-    if (code === undefined) survivors.push(candidate);
-    else turn.dropped.push(filterDrop(turn, candidate.tool, code));
+export function filterCandidates(turn: Turn): number[] {
+  const { candidates, index } = turn;
+  const rejected = filterRejectMask(turn.settings);
+  const present = new Map<number, boolean>();
+  const survivors: number[] = [];
+  for (let slot = 0; slot < candidates.count; slot++) {
+    const tool = candidates.tools[slot]!;
+    const code =
+      (index.filterBitsOfTool[tool]! & rejected) === 0
+        ? undefined
+        : failedFilter(turn, tool, present);
+    if (code === undefined) survivors.push(slot);
+    else turn.dropped.push(filterDrop(turn, tool, code));
   }
   return survivors;
 }
 
-function failedFilter(turn: Turn, tool: number): DropCode | undefined {
+/** The first filter `tool` fails; `present` memoizes key lists shared by many tools. */
+function failedFilter(
+  turn: Turn,
+  tool: number,
+  present: Map<number, boolean>,
+): DropCode | undefined {
   const { index, settings } = turn;
   if (settings.requireContext) {
-    for (const key of index.keysOfTool[tool]!) {
-      if (!index.hasContextKey(settings.context, key)) return 'MISSING_CONTEXT';
+    const list = index.keyListOfTool[tool]!;
+    let ok = present.get(list);
+    if (ok === undefined) {
+      ok = index.keyLists[list]!.every((key) => index.hasContextKey(settings.context, key));
+      present.set(list, ok);
     }
+    if (!ok) return 'MISSING_CONTEXT';
   }
   if (settings.categoryMask !== 0 && (index.categoryOfTool[tool]! & settings.categoryMask) === 0) {
     return 'CATEGORY_EXCLUDED';
@@ -53,7 +71,7 @@ function filterDrop(turn: Turn, tool: number, code: DropCode): DroppedTool {
 /** The `MISSING_CONTEXT` drop of `tool`, naming the keys this turn does not set. */
 export function missingContextDrop(turn: Turn, tool: number): DroppedTool {
   const { index, settings } = turn;
-  const missing = index.keysOfTool[tool]!.filter(
+  const missing = index.keyLists[index.keyListOfTool[tool]!]!.filter(
     (key) => !index.hasContextKey(settings.context, key),
   );
   return {

@@ -1,4 +1,4 @@
-import { HISTORY, KEYWORD, type Turn } from '../turn.js';
+import type { Turn } from '../turn.js';
 
 /**
  * Stage 2: the raw relevance of every keyword and history candidate to the turn's query (the
@@ -8,16 +8,16 @@ import { HISTORY, KEYWORD, type Turn } from '../turn.js';
  */
 export function scoreCandidates(turn: Turn): number {
   const relevance = turn.index.relevance();
-  const ranked = turn.candidates.filter(
-    (candidate) => candidate.stratum === KEYWORD || candidate.stratum === HISTORY,
-  );
-  if (ranked.length > 0) {
-    const docs = ranked.map((candidate) => candidate.tool);
-    const scores: number[] = new Array(ranked.length);
-    relevance.scoreRanges(turn.query, turn.rankedRanges, docs, 0, ranked.length, scores);
-    ranked.forEach((candidate, position) => {
-      candidate.raw = scores[position]!;
-    });
+  const { candidates, rankedStart, rankedEnd } = turn;
+  if (rankedEnd > rankedStart) {
+    relevance.scoreRanges(
+      turn.query,
+      turn.rankedRanges,
+      candidates.tools,
+      rankedStart,
+      rankedEnd,
+      candidates.raw,
+    );
   }
   return relevance.maxScore(turn.query);
 }
