@@ -16,6 +16,7 @@ import {
 } from '../../migrate/import-tool-list.js';
 import { keywordDocument } from '../../migrate/suggest-keywords.js';
 import { toGroupName } from '../../migrate/to-group-name.js';
+import { PayloadFormatError } from '../../providers/import/payload-format-error.js';
 import { loadRegistry } from '../../toolcap/load-registry.js';
 import { errorMessage } from '../../util/error-message.js';
 import { CliUsageError } from '../cli-usage-error.js';
@@ -86,7 +87,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     );
   }
   const others = await readOtherGroups(outDir, options.group, io.cwd);
-  const imported = importToolList(input, {
+  const imported = importOrExplain(file, input, {
     from: options.from,
     group: options.group,
     sourceLabel: `${file} (${options.from})`,
@@ -141,6 +142,26 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** importToolList, with a wrong --from explained in terms of --from. */
+function importOrExplain(
+  file: string,
+  input: unknown,
+  options: Parameters<typeof importToolList>[1],
+): ImportedGroup {
+  try {
+    return importToolList(input, options);
+  } catch (error) {
+    if (!(error instanceof PayloadFormatError)) throw error;
+    const [best, ...others] = error.fits;
+    const name = error.tool === undefined ? '' : ` (${JSON.stringify(error.tool)})`;
+    const alternatives = others.map((fit) => `--from ${fit}`).join(', ');
+    throw new ToolcapError(
+      'IMPORT_WRONG_FORMAT',
+      `${file} holds ${best} tools, not ${error.readAs} ones: entry ${error.index}${name} keeps its parameters in ${error.place} (${error.readAs} tools keep them in ${error.readAsPlace}). Nothing was written; use --from ${best}${alternatives === '' ? '' : ` (or ${alternatives})`}`,
+    );
+  }
 }
 
 interface ImportCliOptions {
