@@ -36,6 +36,8 @@ export const DIAGNOSTIC_CODES = {
   EXTERNAL_REF:
     '$ref points outside the file; only local refs (#/...) are allowed, nothing is fetched.',
   REF_NOT_FOUND: 'A local $ref does not resolve to a schema in the same document.',
+  UNKNOWN_FORMAT:
+    'A schema names a `format` that is not checked (warning; any string passes it). The message lists the known formats.',
   INVALID_PATTERN:
     'A pattern or patternProperties key is not a valid regular expression, or is too complex.',
   SCHEMA_TOO_DEEP: 'A schema nests deeper than limits.maxSchemaDepth.',

@@ -97,6 +97,9 @@ function createEngine(dialect: Dialect): AjvInstance {
     // model input is untrusted: "required" and "properties" look at own properties only, so
     // Object.prototype members (constructor, toString, __proto__) never count as present
     ownProperties: true,
+    // a library never prints: ajv would warn on the console about an unknown format at every
+    // compile; the loader reports those as UNKNOWN_FORMAT warnings instead
+    logger: false,
     code: { regExp: boundedRegExp },
   };
   let engine: AjvInstance;
