@@ -5,6 +5,8 @@
 export const DIAGNOSTIC_CODES = {
   FILE_UNREADABLE:
     'The file or directory could not be read (missing, permission denied, not a file).',
+  SCHEMAS_DIR_NOT_FOUND:
+    'A schema directory does not exist, or names a file that is not a `*_tools.json` group file.',
   FILE_TOO_LARGE: 'The file is larger than limits.maxFileBytes.',
   EMPTY_FILE: 'The file is empty or only whitespace.',
   JSON_SYNTAX: 'The file is not valid JSON; line and column point at the first error.',

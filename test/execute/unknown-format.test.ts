@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DIAGNOSTIC_CODES } from '../../src/format/diagnostic-codes.js';
 import { KNOWN_FORMATS } from '../../src/json-schema/check-schema.js';
-import { DIAGNOSTIC_CODES } from '../../src/load/diagnostic-codes.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';

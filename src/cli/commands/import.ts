@@ -32,8 +32,8 @@ export const usage = `toolcap import --from FORMAT FILE --group NAME [options]
 Converts the tools in FILE into <out>/<group>_tools.json and checks the file with the loader.
 FORMAT: ${IMPORT_SOURCES.join(', ')}.
 FILE may hold a provider's "tools" array (or the whole request body), an MCP tools/list result
-{"tools": [...]}, seed 000 --schema output (one object or an array; --from canonical), or
-seed 003 tools with "params" lists (--from params). Invalid names are converted (the mapping
+{"tools": [...]}, an external tool's --schema output (one object or an array; --from
+canonical), or tools with "params" lists (--from params). Invalid names are converted (the mapping
 is printed and kept as "x-original-name"), messy types are repaired, each with a warning.
 Details: docs/migration.md.
 

@@ -16,7 +16,12 @@ import {
   stringList,
 } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
-import { loadCliRegistry, REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+import {
+  loadCliRegistry,
+  REGISTRY_OPTIONS,
+  REGISTRY_OPTIONS_USAGE,
+  requireSchemaDirs,
+} from '../registry-options.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'execute one tool call and print the result as JSON';
@@ -37,12 +42,13 @@ export const EXECUTION_OPTIONS_USAGE = `  --context KEY=VALUE      context value
                            else ./.toolcap/data)`;
 
 /** Usage text. */
-export const usage = `toolcap run [--schemas DIR]... [--handlers DIR]... [--context KEY=VALUE]... TOOL --input JSON
+export const usage = `toolcap run [--schemas PATH]... [--handlers DIR]... [--context KEY=VALUE]... TOOL --input JSON
 
 Validates the input, runs the tool's handler and prints {"ok": true, "output": ...} or
 {"ok": false, "error": {"code", "message", "details"}} on stdout. Exit code 0 when ok, 1 when
-the call failed (invalid input, unknown tool, handler error, timeout), 2 on a usage error.
-Load diagnostics go to stderr.
+the call failed (invalid input, unknown tool, handler error, timeout) or a schema path does not
+exist, 2 on a usage error. Load diagnostics go to stderr. With --tools-dir and no --schemas, a
+missing ./schemas is no error.
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
@@ -58,6 +64,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const context = keyValuePairs('run', 'context', values.context);
   const timeoutMs = positiveInteger('run', 'timeout', values.timeout);
   const registry = await loadExecutionRegistry('run', values, io);
+  requireSchemaDirs(registry.diagnostics);
   printDiagnostics(io, registry.diagnostics);
   try {
     const result = await registry.execute(toolName, input, context, {
@@ -102,8 +109,10 @@ export async function loadExecutionRegistry(
   values: ParsedArgs['values'],
   io: CliIo,
 ): Promise<Registry> {
-  let registry = await loadCliRegistry(command, values, io);
   const toolsDirs = stringList(values['tools-dir']);
+  let registry = await loadCliRegistry(command, values, io, {
+    defaultSchemasOptional: toolsDirs.length > 0,
+  });
   const group = optionalString(values.group);
   if (group !== undefined && toolsDirs.length === 0) {
     throw new CliUsageError(
