@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ToolNotFoundError } from '../../execute/tool-not-found-error.js';
+import type { ToolCallError } from '../../execute/types.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
 import type { Registry } from '../../toolcap/registry.js';
 import { withExecutionSettings } from '../../toolcap/with-execution-settings.js';
@@ -71,6 +72,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     writeJson(io, result);
+    if (!result.ok && result.error.code === 'MISSING_CONTEXT') printContextHint(io, result.error);
     return result.ok ? 0 : 1;
   } catch (error) {
     if (!(error instanceof ToolNotFoundError)) throw error;
@@ -84,6 +86,16 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     });
     return 1;
   }
+}
+
+/** The library speaks of the call context; on the command line that is --context. */
+function printContextHint(io: CliIo, error: ToolCallError): void {
+  const details = error.details as { missing?: unknown } | null;
+  const missing = Array.isArray(details?.missing) ? details.missing.map(String) : [];
+  if (missing.length === 0) return;
+  io.stderr(
+    `toolcap: give the missing context with ${missing.map((key) => `--context ${key}=VALUE`).join(' ')}\n`,
+  );
 }
 
 function parseRunArgs(args: readonly string[]): ParsedArgs {
