@@ -81,6 +81,24 @@ describe('--provider', () => {
     expect(help.stdout).toMatch(/gemini \(the same as google\)/);
   });
 
+  it('accepts --from gemini in toolcap import', async () => {
+    const dir = createTempDir({
+      'gemini.json': [
+        { functionDeclarations: [{ name: 'find_places', description: 'Find places.' }] },
+      ],
+    });
+    const result = await runCli(
+      ['import', '--from', 'gemini', 'gemini.json', '--group', 'places'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const help = await runCli(['help', 'import']);
+    expect(help.stdout).toMatch(/gemini \(the same as google\)/);
+  });
+
   it('suggests the closest provider for an unknown one', async () => {
     const result = await runCli(['translate', '--provider', 'antropic'], { cwd: ROOT });
     expect(result.code).toBe(2);

@@ -22,6 +22,7 @@ import { errorMessage } from '../../util/error-message.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { optionalString, parseCliArgs } from '../parse-cli-args.js';
+import { providerAlias } from '../provider-alias.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'turn an existing tool list into a validated group file';
@@ -30,7 +31,7 @@ export const summary = 'turn an existing tool list into a validated group file';
 export const usage = `toolcap import --from FORMAT FILE --group NAME [options]
 
 Converts the tools in FILE into <out>/<group>_tools.json and checks the file with the loader.
-FORMAT: ${IMPORT_SOURCES.join(', ')}.
+FORMAT: ${IMPORT_SOURCES.join(', ')}; gemini (the same as google).
 FILE may hold a provider's "tools" array (or the whole request body), an MCP tools/list result
 {"tools": [...]}, an external tool's --schema output (one object or an array; --from
 canonical), or tools with "params" lists (--from params). Invalid names are converted (the mapping
@@ -178,7 +179,8 @@ interface ImportCliOptions {
 function readOptions(values: Record<string, unknown>): ImportCliOptions {
   const read = (name: string) =>
     optionalString(values[name] as Parameters<typeof optionalString>[0]);
-  const from = read('from');
+  const given = read('from');
+  const from = given === undefined ? undefined : providerAlias(given);
   if (from === undefined || !(IMPORT_SOURCES as readonly string[]).includes(from)) {
     throw new CliUsageError(
       `${from === undefined ? '--from FORMAT is required' : `unknown --from ${JSON.stringify(from)}`}; use one of ${IMPORT_SOURCES.join(', ')}`,
