@@ -31,15 +31,20 @@ export const summary = 'turn an existing tool list into a validated group file';
 export const usage = `toolcap import --from FORMAT FILE --group NAME [options]
 
 Converts the tools in FILE into <out>/<group>_tools.json and checks the file with the loader.
-FORMAT: ${IMPORT_SOURCES.join(', ')}; gemini (the same as google).
+FORMAT: ${IMPORT_SOURCES.join(', ')};
+gemini (the same as google).
 FILE may hold a provider's "tools" array (or the whole request body), an MCP tools/list result
 {"tools": [...]}, an external tool's --schema output (one object or an array; --from
-canonical), or tools with "params" lists (--from params). Invalid names are converted (the mapping
-is printed and kept as "x-original-name"), messy types are repaired, each with a warning.
-Details: docs/migration.md.
+canonical), or tools with "params" lists (--from params). Invalid names are converted (the
+mapping is printed and kept as "x-original-name"), messy types are repaired, each with a
+warning. FILE holding another format's tools than --from says is an error naming the --from
+that fits. Details: docs/migration.md.
 
+The report (file, renamed tools, categories, keywords, warnings) goes to stdout; load
+diagnostics of the written file to stderr.
 Exit 0 when the file was written and loads without errors, 1 when the import failed (unreadable
-or unusable FILE, an existing file without --force, a file the loader rejects), 2 on a usage error.
+or unusable FILE, the wrong --from, an existing file without --force, a file the loader
+rejects), 2 on a usage error.
 
 Options:
   --from FORMAT            format of FILE (required)

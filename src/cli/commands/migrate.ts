@@ -19,11 +19,11 @@ export const summary = 'show which tools are still defined in code (migration st
 export const usage = `toolcap migrate status [--schemas PATH]... --fallback MODULE [--json]
 
 Compares the tools of the group files with the code-defined tools MODULE exports (its default
-export or a named "tools" export: an array of tool objects, or {name, description,
-params: [...]} tools) and lists them as JSON-only (migrated), fallback-only (still to migrate) and both
-(JSON wins: safe to delete from code). Load problems go to stderr. Exit 0; 1 when a schema
-path does not exist; 2 on a usage error (a --fallback MODULE that cannot be imported or
-exports no tools included).
+export or a named "tools" export: an array of tool objects, or of {name, description,
+params: [...]} tools) and lists them as JSON-only (migrated), fallback-only (still to migrate)
+and both (JSON wins: safe to delete from code). Load problems go to stderr (inside the JSON
+with --json). Exit 0; 1 when a schema path does not exist; 2 on a usage error (a --fallback
+MODULE that cannot be imported or exports no tools included).
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}

@@ -22,8 +22,8 @@ export const summary = 'print the tools as a provider request expects them';
 export const usage = `toolcap translate --provider PROVIDER [--schemas PATH]... [--tools a,b] [--json]
 
 Translates the loaded tools (or the --tools subset, in the order given) into the value of a
-provider request's "tools" field. Providers: ${PROVIDER_IDS.join(', ')};
-gemini (the same as google).
+provider request's "tools" field.
+Providers: ${PROVIDER_IDS.join(', ')}; gemini (the same as google).
 
 Output: the payload as JSON on stdout (paste it into a request); warnings (what was changed
 or dropped for the provider, and why) and load diagnostics on stderr.

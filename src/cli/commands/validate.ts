@@ -16,9 +16,9 @@ export const summary = 'check group files and report every problem';
 /** Usage text. */
 export const usage = `toolcap validate [--schemas PATH]... [--strict] [--json]
 
-Loads every *_tools.json and reports each problem on stdout as
-"file:line:column: error CODE message (at /pointer)", then a summary line; the report is this
-command's output, so it goes to stdout (redirect it or pipe it to a file as a whole).
+Loads every *_tools.json and reports each problem as
+"file:line:column: error CODE message (at /pointer)", then a summary line. The report is this
+command's output, so it goes to stdout, as a linter's does.
 Exit 0 when there are no errors (warnings allowed), 1 when there is any error, when a schema
 path does not exist, or when no group file was found at all; 2 on a usage error.
 
