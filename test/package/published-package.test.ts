@@ -27,7 +27,6 @@ describe.runIf(built)('the published package', () => {
     for (const name of [
       'loadRegistry',
       'createRegistry',
-      'Registry',
       'RegistryLoadError',
       'ToolcapError',
       'DIAGNOSTIC_CODES',
