@@ -169,6 +169,24 @@ describe('toolcap import', () => {
     );
   });
 
+  it('points "$schema" at the installed package\'s schema when there is one', async () => {
+    const dir = projectWith({
+      'node_modules/tool-capabilities/package.json': {
+        name: 'tool-capabilities',
+        version: '0.1.0',
+        exports: { './tool-group.schema.json': './schemas/tool-group.schema.json' },
+      },
+      'node_modules/tool-capabilities/schemas/tool-group.schema.json': { type: 'object' },
+    });
+    const result = await runCli(['import', '--from', 'mcp', 'met.json', '--group', 'museum'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(0);
+    expect(readJson(join(dir, 'schemas/museum_tools.json')).$schema).toBe(
+      '../node_modules/tool-capabilities/schemas/tool-group.schema.json',
+    );
+  });
+
   it('writes nothing when no tool could be imported (usually the wrong --from)', async () => {
     const dir = projectWith({
       'none.json': '{"tools": []}',

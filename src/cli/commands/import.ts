@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { join, relative, resolve, sep } from 'node:path';
 import valid from 'semver/functions/valid.js';
 import { ToolcapError } from '../../errors/toolcap-error.js';
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
@@ -93,7 +94,9 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     );
   }
   const others = await readOtherGroups(outDir, options.group, io.cwd);
+  const schema = installedSchemaPath(io.cwd, outDir);
   const imported = importOrExplain(file, input, {
+    ...(schema !== undefined ? { schema } : {}),
     from: options.from,
     group: options.group,
     sourceLabel: `${file} (${options.from})`,
@@ -148,6 +151,23 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/**
+ * The group-file schema of the package installed where the command runs, relative to the
+ * written file (`../node_modules/tool-capabilities/schemas/tool-group.schema.json`): editors
+ * resolve it offline. Undefined when the package cannot be resolved from `cwd` (npx without an
+ * install), so the published URL is used.
+ */
+function installedSchemaPath(cwd: string, outDir: string): string | undefined {
+  try {
+    const file = createRequire(join(cwd, 'package.json')).resolve(
+      'tool-capabilities/tool-group.schema.json',
+    );
+    return relative(outDir, file).split(sep).join('/');
+  } catch {
+    return undefined;
+  }
 }
 
 /** importToolList, with a wrong --from explained in terms of --from. */
