@@ -5,6 +5,8 @@
 export const DIAGNOSTIC_CODES = {
   FILE_UNREADABLE:
     'The file or directory could not be read (missing, permission denied, not a file).',
+  SCHEMAS_DIR_NOT_FOUND:
+    'A schema directory does not exist, or names a file that is not a `*_tools.json` group file.',
   FILE_TOO_LARGE: 'The file is larger than limits.maxFileBytes.',
   EMPTY_FILE: 'The file is empty or only whitespace.',
   JSON_SYNTAX: 'The file is not valid JSON; line and column point at the first error.',
@@ -36,6 +38,8 @@ export const DIAGNOSTIC_CODES = {
   EXTERNAL_REF:
     '$ref points outside the file; only local refs (#/...) are allowed, nothing is fetched.',
   REF_NOT_FOUND: 'A local $ref does not resolve to a schema in the same document.',
+  UNKNOWN_FORMAT:
+    'A schema names a `format` that is not checked (warning; any string passes it). The message lists the known formats.',
   INVALID_PATTERN:
     'A pattern or patternProperties key is not a valid regular expression, or is too complex.',
   SCHEMA_TOO_DEEP: 'A schema nests deeper than limits.maxSchemaDepth.',

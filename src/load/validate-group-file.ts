@@ -344,7 +344,7 @@ function validateToolEntry(
     for (const problem of checkSchema(schema, limits)) {
       if (reported?.has(`${pointer}/${field}${problem.pointer}`) === true) continue;
       problems.push({
-        severity: 'error',
+        severity: problem.severity ?? 'error',
         code: problem.code,
         pointer: `${pointer}/${field}${problem.pointer}`,
         message: `${toolLabel(tool, pointer)}: ${field}${problem.pointer}: ${problem.message}`,

@@ -25,6 +25,9 @@ import {
  */
 const FILES_PER_TURN = 16;
 
+/** A group file's name: `<group>_tools.json`. */
+const GROUP_FILE_NAME = /_tools\.json$/;
+
 /**
  * Loads every `*_tools.json` under `dirs` (files in sorted order, so results are
  * deterministic), validates them, and returns an immutable registry. A bad file or tool
@@ -145,19 +148,34 @@ async function findGroupFiles(
   const files: string[] = [];
   for (const dir of dirs) {
     const absolute = resolve(cwd, dir);
-    let isDirectory = false;
+    let stats: Awaited<ReturnType<typeof stat>> | undefined;
+    let failure: NodeJS.ErrnoException | undefined;
     try {
-      isDirectory = (await stat(absolute)).isDirectory();
-    } catch {
-      isDirectory = false;
+      stats = await stat(absolute);
+    } catch (error) {
+      failure = error as NodeJS.ErrnoException;
     }
-    if (!isDirectory) {
+    const shown = display(absolute);
+    if (stats?.isFile() === true && GROUP_FILE_NAME.test(basename(absolute))) {
+      // one group file given directly: load just that file
+      if (!seen.has(absolute)) {
+        seen.add(absolute);
+        files.push(absolute);
+      }
+      continue;
+    }
+    if (stats === undefined || !stats.isDirectory()) {
+      const missing = stats === undefined && failure?.code === 'ENOENT';
       diagnostics.push({
         severity: 'error',
-        code: 'FILE_UNREADABLE',
-        file: display(absolute),
+        code: missing || stats !== undefined ? 'SCHEMAS_DIR_NOT_FOUND' : 'FILE_UNREADABLE',
+        file: shown,
         pointer: '',
-        message: `schema directory ${display(absolute)} does not exist or is not a directory; check the path (--schemas DIR)`,
+        message: missing
+          ? `schema directory ${shown} does not exist; check the path`
+          : stats !== undefined
+            ? `${shown} is a file, not a directory of group files, and its name does not end in _tools.json; give the directory that holds the group files, or a file named <group>_tools.json`
+            : `schema directory ${shown} could not be read (${failure?.code ?? failure?.message}); check the path and its permissions`,
       });
       continue;
     }

@@ -62,8 +62,8 @@ export interface CreateRegistryOptions extends ExecutionOptions {
 /** Options of `loadRegistry`. */
 export interface LoadRegistryOptions extends CreateRegistryOptions {
   /**
-   * Directories searched (recursively) for `*_tools.json`, in order, relative to `cwd`; a single
-   * string is one directory. Default `["schemas"]`.
+   * Directories searched (recursively) for `*_tools.json`, or single `*_tools.json` files, in
+   * order, relative to `cwd`; a single string is one directory. Default `["schemas"]`.
    */
   dirs?: string | readonly string[];
   /** Throw a `RegistryLoadError` when any error diagnostic is found. Default false. */

@@ -387,11 +387,11 @@ describe('loadRegistry', () => {
     const dir = createTempDir({ 'empty/readme.txt': 'nothing here' });
     const registry = await loadRegistry({ dirs: ['nope', 'empty'], cwd: dir });
     expect(registry.diagnostics).toMatchObject([
-      { severity: 'error', code: 'FILE_UNREADABLE', file: 'nope' },
+      { severity: 'error', code: 'SCHEMAS_DIR_NOT_FOUND', file: 'nope' },
       { severity: 'warning', code: 'NO_GROUP_FILES', file: 'empty' },
     ]);
     expect(registry.diagnostics[0]?.message).toMatch(
-      /does not exist or is not a directory; check the path \(--schemas DIR\)/,
+      /^schema directory nope does not exist; check the path$/,
     );
   });
 

@@ -153,7 +153,7 @@ describe('watchRegistry: hot reload without loss', () => {
     const later = join(dir, 'later');
     const { watcher } = await startWatcher(dir, { dirs: [dir, later], pollIntervalMs: 50 });
     expect(watcher.current().diagnostics.map((diagnostic) => diagnostic.code)).toEqual([
-      'FILE_UNREADABLE',
+      'SCHEMAS_DIR_NOT_FOUND',
     ]);
 
     const nested = waitForChange(watcher, (change) => change.type === 'swapped');

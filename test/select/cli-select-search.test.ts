@@ -222,7 +222,7 @@ describe('toolcap select', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
-    expect(result.stderr).toContain('Usage: toolcap select');
+    expect(result.stderr).toContain('Run "toolcap help select" for its options.');
   });
 
   it('prints help', async () => {
