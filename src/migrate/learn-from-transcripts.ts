@@ -235,10 +235,14 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     if (tools === undefined) continue;
     tools.sort((a, b) => a.index - b.index);
     const learned = learnGroup(groupFile, tools, maxPerTool, report);
-    if (learned.entry.changed && !dryRun) {
+    if (learned.entry.changed) {
       try {
-        await writeGroupFile(groupFile, learned.text, limits);
-        learned.entry.written = true;
+        // a dry run checks the edit too, so it reports what a real run would do
+        checkEditedText(groupFile, learned.text, limits);
+        if (!dryRun) {
+          await replaceFile(groupFile.file, learned.text);
+          learned.entry.written = true;
+        }
       } catch (error) {
         learned.entry.error = errorMessage(error);
       }
@@ -440,15 +444,10 @@ function learnGroup(
 }
 
 /**
- * Writes the edited text after checking it: within `limits.maxFileBytes`, and loading with no
- * error the file did not have before. A temporary file is renamed over the original, so a
- * reader sees the old file or the new one, never part of one.
+ * Throws unless the edited text stays within `limits.maxFileBytes` and loads with no error the
+ * file did not have before.
  */
-async function writeGroupFile(
-  groupFile: GroupFile,
-  text: string,
-  limits: LoadLimits,
-): Promise<void> {
+function checkEditedText(groupFile: GroupFile, text: string, limits: LoadLimits): void {
   const bytes = Buffer.byteLength(text);
   if (bytes > limits.maxFileBytes) {
     throw new ToolcapError(
@@ -469,14 +468,18 @@ async function writeGroupFile(
       `the edited file would not load (${added[0]?.message ?? 'invalid group'}); it was left unchanged`,
     );
   }
-  const temporary = join(
-    dirname(groupFile.file),
-    `.${basename(groupFile.file)}.${process.pid}.${Date.now()}.tmp`,
-  );
+}
+
+/**
+ * Replaces `file` with `text` through a temporary file in the same directory and a rename, so
+ * a reader sees the old file or the new one, never part of one.
+ */
+async function replaceFile(file: string, text: string): Promise<void> {
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
   try {
-    const { mode } = await stat(groupFile.file);
+    const { mode } = await stat(file);
     await writeFile(temporary, text, { mode });
-    await rename(temporary, groupFile.file);
+    await rename(temporary, file);
   } catch (error) {
     await unlink(temporary).catch(() => {});
     throw error;

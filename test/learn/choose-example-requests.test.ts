@@ -33,6 +33,23 @@ describe('chooseExampleRequests', () => {
     expect(chosen.nearDuplicates).toBe(1);
   });
 
+  it('merges at a Jaccard similarity of 0.8 and keeps 0.75', () => {
+    // 4 shared words of 5 in all: 0.8
+    expect(
+      chooseExampleRequests(
+        [],
+        ['invoice customer overdue reminder', 'invoice customer overdue reminder payment'],
+        { max: 5 },
+      ),
+    ).toMatchObject({ added: ['invoice customer overdue reminder'], nearDuplicates: 1 });
+    // 3 shared words of 4 in all: 0.75
+    expect(
+      chooseExampleRequests([], ['invoice customer overdue', 'invoice customer overdue payment'], {
+        max: 5,
+      }).added,
+    ).toHaveLength(2);
+  });
+
   it('a lower similarity threshold merges more', () => {
     const candidates = ['book a room for the team', 'book a room for the offsite'];
     expect(chooseExampleRequests([], candidates, { max: 5 }).added).toHaveLength(2);

@@ -389,6 +389,15 @@ describe('learnFromTranscripts', () => {
       'pairs.jsonl': JSON.stringify({ message: 'what about tomorrow', tool: 'get_agenda' }),
     });
     const size = readFileSync(join(dir, 'schemas/calendar_tools.json')).length;
+    const dryRun = await learnFromTranscripts({
+      from: 'pairs',
+      file: 'pairs.jsonl',
+      cwd: dir,
+      limits: { maxFileBytes: size + 10 },
+      dryRun: true,
+    });
+    // a dry run checks the edit as a real run would
+    expect(dryRun.groups[0]!.error).toMatch(/^the edited file would be \d+ bytes/);
     const report = await learnFromTranscripts({
       from: 'pairs',
       file: 'pairs.jsonl',

@@ -12,6 +12,8 @@ describe('redactMessage', () => {
     ['my London number is +44 20 7946 0958', 'my London number is <phone>'],
     ['order 123456789 has not arrived', 'order <number> has not arrived'],
     ['my number is 0612345678', 'my number is <number>'],
+    ['dial 555-1234 for the desk', 'dial <phone> for the desk'],
+    ['ticket 123456 is still open', 'ticket <number> is still open'],
     ['write to a@b.io about http://x.io/a@b.io', 'write to <email> about <url>'],
   ])('%s', (input, expected) => {
     expect(redactMessage(input)).toBe(expected);
@@ -23,6 +25,8 @@ describe('redactMessage', () => {
     'upgrade to version 1.2.3',
     'call extension 5512',
     'a table for 4 at 19:30',
+    'room 55-1234 is six digits in all',
+    'ticket 12345 is still open',
   ])('keeps dates, times, versions and short numbers: %s', (input) => {
     expect(redactMessage(input)).toBe(input);
   });
