@@ -26,6 +26,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   diff: () => import('./commands/diff.js'),
   migrate: () => import('./commands/migrate.js'),
   import: () => import('./commands/import.js'),
+  learn: () => import('./commands/learn.js'),
 };
 
 /**

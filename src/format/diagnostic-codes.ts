@@ -48,6 +48,11 @@ export const DIAGNOSTIC_CODES = {
   TOO_MANY_TOOLS: 'A group or the whole registry has more tools than the limits allow.',
   TOO_MANY_KEYWORDS: 'A group has more keywords than limits.maxKeywords.',
   INVALID_EXAMPLE: 'An example input does not validate against the input_schema.',
+  INVALID_EXAMPLE_REQUEST:
+    'An example request is not a string, is empty, or is longer than limits.maxExampleRequestLength.',
+  TOO_MANY_EXAMPLE_REQUESTS: 'A tool has more example requests than limits.maxExampleRequests.',
+  DUPLICATE_EXAMPLE_REQUEST:
+    'The same example request appears twice in a tool after normalization (warning; the repeat is ignored).',
   DUPLICATE_TOOL:
     'Two groups (or one group twice) define the same tool name; the later one is skipped.',
   DUPLICATE_GROUP: 'register() was given a group whose name is already in the registry.',

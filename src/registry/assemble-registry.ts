@@ -196,6 +196,7 @@ function RegisteredToolFields(
   if (tool.annotations !== undefined) this.annotations = tool.annotations;
   if (tool.tags !== undefined) this.tags = tool.tags;
   if (tool.examples !== undefined) this.examples = tool.examples;
+  if (tool.example_requests !== undefined) this.example_requests = tool.example_requests;
   if (file !== undefined) this.file = file;
 }
 RegisteredToolFields.prototype = Object.prototype;

@@ -63,6 +63,7 @@ export function createSelectedTool(tool: RegisteredTool, reason: SelectionReason
   if (tool.tags !== undefined) selected.tags = tool.tags;
   if (tool.annotations !== undefined) selected.annotations = tool.annotations;
   if (tool.examples !== undefined) selected.examples = tool.examples;
+  if (tool.example_requests !== undefined) selected.example_requests = tool.example_requests;
   if (tool.file !== undefined) selected.file = tool.file;
   if (tool.pointer !== undefined) selected.pointer = tool.pointer;
   if (tool.command !== undefined) selected.command = tool.command;
