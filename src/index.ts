@@ -4,8 +4,8 @@
  * @module
  */
 
-export { RegistryLoadError } from './errors/registry-load-error.js';
 export { ToolcapError } from './errors/toolcap-error.js';
+export { TranslationError, type TranslationErrorCode } from './errors/translation-error.js';
 export { EXECUTE_ERROR_CODES, type ExecuteErrorCode } from './execute/execute-error-codes.js';
 export {
   DEFAULT_EXECUTION_LIMITS,
@@ -27,7 +27,6 @@ export { binaryNameFromTool, toolNameFromBinary } from './execute/external/exter
 export {
   DEFAULT_EXTERNAL_GROUP,
   type LoadExternalToolsOptions,
-  loadExternalTools,
 } from './execute/external/load-external-tools.js';
 export {
   appendJsonLines,
@@ -52,6 +51,7 @@ export type {
   ToolHandlerOptions,
 } from './execute/types.js';
 export { type InputValidation, validateToolInput } from './execute/validate-tool-input.js';
+export { DIAGNOSTIC_CODES, type DiagnosticCode } from './format/diagnostic-codes.js';
 export { formatDiagnostic } from './format/format-diagnostic.js';
 export { DEFAULT_LOAD_LIMITS, type LoadLimits } from './format/limits.js';
 export { isValidToolName, normalizeTags, TOOL_NAME_PATTERN } from './format/names.js';
@@ -76,7 +76,7 @@ export type {
   Warning,
 } from './format/types.js';
 export { removeNullOptionals } from './json-schema/remove-null-optionals.js';
-export { DIAGNOSTIC_CODES, type DiagnosticCode } from './load/diagnostic-codes.js';
+export { RegistryLoadError } from './load/registry-load-error.js';
 export {
   createMcpServer,
   type McpServerHandle,
@@ -111,7 +111,6 @@ export {
   type ImportToolListOptions,
   importToolList,
 } from './migrate/import-tool-list.js';
-export { type MigrationReport, reportMigration } from './migrate/migration-report.js';
 export {
   type GroupVersion,
   parseGroupVersion,
@@ -174,9 +173,9 @@ export {
   type WireSchema,
 } from './providers/provider-types.js';
 export { translate } from './providers/translate.js';
-export { TranslationError, type TranslationErrorCode } from './providers/translation-error.js';
 export type { FallbackExecute, FallbackTool, ParamDefinition } from './registry/fallback-tools.js';
 export { paramsToJsonSchema } from './registry/fallback-tools.js';
+export type { MigrationStatus } from './registry/registry-snapshot.js';
 // per-turn selection and search
 export {
   DEFAULT_FALLBACK_K,
@@ -185,6 +184,7 @@ export {
 } from './select/resolve-select-options.js';
 export { DEFAULT_SEARCH_K } from './select/search-tools.js';
 export type {
+  ContextCheck,
   DropCode,
   DroppedTool,
   FallbackOption,
@@ -207,16 +207,16 @@ export {
   type TextAnalyzerOptions,
 } from './text/text-analyzer.js';
 export { type TextToken, tokenize } from './text/tokenize.js';
-export { type CreateRegistryOptions, createRegistry } from './toolcap/create-registry.js';
-export type { ExecutionOptions } from './toolcap/execution-settings.js';
-export { type LoadRegistryOptions, loadRegistry } from './toolcap/load-registry.js';
-export {
-  type ContextCheck,
-  type ListOptions,
-  type MigrationStatus,
-  Registry,
-  type RegistrySettings,
-} from './toolcap/registry.js';
+export { createRegistry } from './toolcap/create-registry.js';
+export { loadExternalTools } from './toolcap/load-external-tools.js';
+export { loadRegistry } from './toolcap/load-registry.js';
+export { type MigrationReport, reportMigration } from './toolcap/migration-report.js';
+export type { ListOptions, Registry, RegistrySettings } from './toolcap/registry.js';
+export type {
+  CreateRegistryOptions,
+  ExecutionOptions,
+  LoadRegistryOptions,
+} from './toolcap/registry-options.js';
 // hot reload
 export {
   type RegistryChange,

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -16,14 +15,18 @@ import {
   stringList,
 } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
-import { REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+import {
+  REGISTRY_OPTIONS,
+  REGISTRY_OPTIONS_USAGE,
+  requireSchemaDirs,
+} from '../registry-options.js';
 import { EXECUTION_OPTIONS, EXECUTION_OPTIONS_USAGE, loadExecutionRegistry } from './run.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'serve the tools (and upstream MCP servers) to MCP clients';
 
 /** Usage text. */
-export const usage = `toolcap mcp [--schemas DIR]... [--upstream FILE] [--expose MODE] [--http HOST:PORT] [options]
+export const usage = `toolcap mcp [--schemas PATH]... [--upstream FILE] [--expose MODE] [--http HOST:PORT] [options]
 
 Serves the loaded tools as a Model Context Protocol server on stdin/stdout, or over Streamable
 HTTP with --http. With --upstream it is a gateway: every MCP server of FILE (the mcpServers
@@ -31,7 +34,8 @@ format of MCP clients) becomes one group of the catalog, its calls are validated
 forwarded. Invalid input and failed calls come back as isError results; an unknown tool name is
 a JSON-RPC error. On stdio only protocol messages are written to stdout; everything else goes to
 stderr. Stops when stdin closes (after answering the calls in progress), or on SIGINT/SIGTERM
-with --http. Guide: docs/guide/mcp.md.
+with --http. Exits 1 at start-up when a schema path does not exist (with --tools-dir or
+--upstream and no --schemas, a missing ./schemas is no error). Guide: docs/guide/mcp.md.
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
@@ -87,8 +91,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
 
   const schemas = stringList(values.schemas);
   // a gateway of upstreams alone needs no ./schemas: do not report it missing
-  const noLocalDir =
-    upstreams.length > 0 && schemas.length === 0 && !existsSync(resolve(io.cwd, 'schemas'));
+  const noLocalDir = upstreams.length > 0 && schemas.length === 0;
   const watcher =
     values.watch === true
       ? await (await import('../../watch/watch-registry.js')).watchRegistry({
@@ -98,13 +101,16 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
         })
       : undefined;
   const registry = watcher?.current() ?? (await loadExecutionRegistry('mcp', values, io));
-  printDiagnostics(
-    io,
-    registry.diagnostics.filter(
-      (diagnostic) =>
-        !(noLocalDir && diagnostic.code === 'FILE_UNREADABLE' && diagnostic.file === 'schemas'),
-    ),
+  // upstreams alone need no ./schemas: without --schemas, a missing default is then no error
+  const diagnostics = registry.diagnostics.filter(
+    (diagnostic) => !(noLocalDir && diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND'),
   );
+  // a typo in a client's configuration must fail at start-up, not serve zero tools
+  if (diagnostics.some((diagnostic) => diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND')) {
+    await watcher?.close();
+    requireSchemaDirs(diagnostics);
+  }
+  printDiagnostics(io, diagnostics);
 
   const { createGateway } = await import('../../mcp/gateway/create-gateway.js');
   const log = createEventLog(io);

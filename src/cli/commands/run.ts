@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ToolNotFoundError } from '../../execute/tool-not-found-error.js';
+import type { ToolCallError } from '../../execute/types.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
 import type { Registry } from '../../toolcap/registry.js';
 import { withExecutionSettings } from '../../toolcap/with-execution-settings.js';
@@ -16,7 +17,12 @@ import {
   stringList,
 } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
-import { loadCliRegistry, REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+import {
+  loadCliRegistry,
+  REGISTRY_OPTIONS,
+  REGISTRY_OPTIONS_USAGE,
+  requireSchemaDirs,
+} from '../registry-options.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'execute one tool call and print the result as JSON';
@@ -37,12 +43,13 @@ export const EXECUTION_OPTIONS_USAGE = `  --context KEY=VALUE      context value
                            else ./.toolcap/data)`;
 
 /** Usage text. */
-export const usage = `toolcap run [--schemas DIR]... [--handlers DIR]... [--context KEY=VALUE]... TOOL --input JSON
+export const usage = `toolcap run [--schemas PATH]... [--handlers DIR]... [--context KEY=VALUE]... TOOL --input JSON
 
 Validates the input, runs the tool's handler and prints {"ok": true, "output": ...} or
 {"ok": false, "error": {"code", "message", "details"}} on stdout. Exit code 0 when ok, 1 when
-the call failed (invalid input, unknown tool, handler error, timeout), 2 on a usage error.
-Load diagnostics go to stderr.
+the call failed (invalid input, unknown tool, handler error, timeout) or a schema path does not
+exist, 2 on a usage error. Load diagnostics go to stderr. With --tools-dir and no --schemas, a
+missing ./schemas is no error.
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
@@ -58,12 +65,14 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const context = keyValuePairs('run', 'context', values.context);
   const timeoutMs = positiveInteger('run', 'timeout', values.timeout);
   const registry = await loadExecutionRegistry('run', values, io);
+  requireSchemaDirs(registry.diagnostics);
   printDiagnostics(io, registry.diagnostics);
   try {
     const result = await registry.execute(toolName, input, context, {
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     writeJson(io, result);
+    if (!result.ok && result.error.code === 'MISSING_CONTEXT') printContextHint(io, result.error);
     return result.ok ? 0 : 1;
   } catch (error) {
     if (!(error instanceof ToolNotFoundError)) throw error;
@@ -77,6 +86,16 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     });
     return 1;
   }
+}
+
+/** The library speaks of the call context; on the command line that is --context. */
+function printContextHint(io: CliIo, error: ToolCallError): void {
+  const details = error.details as { missing?: unknown } | null;
+  const missing = Array.isArray(details?.missing) ? details.missing.map(String) : [];
+  if (missing.length === 0) return;
+  io.stderr(
+    `toolcap: give the missing context with ${missing.map((key) => `--context ${key}=VALUE`).join(' ')}\n`,
+  );
 }
 
 function parseRunArgs(args: readonly string[]): ParsedArgs {
@@ -102,8 +121,10 @@ export async function loadExecutionRegistry(
   values: ParsedArgs['values'],
   io: CliIo,
 ): Promise<Registry> {
-  let registry = await loadCliRegistry(command, values, io);
   const toolsDirs = stringList(values['tools-dir']);
+  let registry = await loadCliRegistry(command, values, io, {
+    defaultSchemasOptional: toolsDirs.length > 0,
+  });
   const group = optionalString(values.group);
   if (group !== undefined && toolsDirs.length === 0) {
     throw new CliUsageError(
@@ -112,7 +133,7 @@ export async function loadExecutionRegistry(
     );
   }
   if (toolsDirs.length > 0) {
-    const { loadExternalTools } = await import('../../execute/external/load-external-tools.js');
+    const { loadExternalTools } = await import('../../toolcap/load-external-tools.js');
     registry = await loadExternalTools(registry, {
       dirs: toolsDirs,
       cwd: io.cwd,
