@@ -9,6 +9,7 @@ import { GROUP_NAME_PATTERN, isValidExecutorName } from '../../format/names.js';
 import type { SelectionStrategy, Warning } from '../../format/types.js';
 import { displayPath } from '../../load/display-path.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
+import { snapshotUpstream } from '../../mcp/gateway/snapshot-upstream.js';
 import type { ImportedGroup } from '../../migrate/build-imported-group.js';
 import {
   IMPORT_SOURCES,
@@ -236,7 +237,6 @@ async function readServerTools(
   }
   if (name === undefined)
     throw new CliUsageError('--from-server CONFIG needs --server NAME', 'import');
-  const { snapshotUpstream } = await import('../../mcp/gateway/snapshot-upstream.js');
   const snapshot = await snapshotUpstream(resolve(io.cwd, config), {
     file: config,
     name,

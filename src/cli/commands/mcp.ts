@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { GatewayEvent } from '../../mcp/gateway/create-gateway.js';
+import { createGateway, type GatewayEvent } from '../../mcp/gateway/create-gateway.js';
 import type { ExposeMode } from '../../mcp/gateway/gateway-session.js';
-import type { UpstreamServer } from '../../mcp/gateway/upstream-config.js';
+import { readUpstreamConfig, type UpstreamServer } from '../../mcp/gateway/upstream-config.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CliIo } from '../io.js';
 import {
@@ -112,7 +112,6 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   }
   printDiagnostics(io, diagnostics);
 
-  const { createGateway } = await import('../../mcp/gateway/create-gateway.js');
   const log = createEventLog(io);
   let gateway: Awaited<ReturnType<typeof createGateway>>;
   try {
@@ -223,7 +222,6 @@ function readHttp(
 }
 
 async function readUpstreams(file: string, io: CliIo): Promise<UpstreamServer[]> {
-  const { readUpstreamConfig } = await import('../../mcp/gateway/upstream-config.js');
   const config = await readUpstreamConfig(resolve(io.cwd, file), { file, env: io.env });
   for (const note of config.notes) io.stderr(`toolcap mcp: ${note}\n`);
   return config.servers;

@@ -1,6 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamServer } from './upstream-config.js';
 
 /** What an upstream server says about itself and its tools. */
@@ -26,6 +25,8 @@ export async function listUpstreamTools(
   client: Client,
   options: { timeoutMs: number },
 ): Promise<UpstreamListing> {
+  // the SDK loads on first use: `toolcap import` reaches this module without needing it
+  const { ResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const tools: unknown[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
