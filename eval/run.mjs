@@ -23,7 +23,7 @@ import { loadLiveMcpBench, measureTasks } from './livemcpbench-eval.mjs';
 import { learnToolE, measureToolE, toolETestSplit } from './toole-eval.mjs';
 
 const library = await import('../dist/src/index.js');
-const { learnFromTranscripts } = await import('../dist/src/migrate/learn-from-transcripts.js');
+const { learnFromTranscripts } = await import('../dist/src/entries/migrate.js');
 const { createRegistry, DEFAULT_FALLBACK_MIN_SCORE } = library;
 const asJson = process.argv.includes('--json');
 

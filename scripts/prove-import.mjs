@@ -47,8 +47,9 @@ if (!existsSync(join(root, 'dist', 'src', 'index.js'))) {
   process.exit(1);
 }
 const { main } = await import('../dist/src/cli/main.js');
-const { importToolList, keywordDocument, loadRegistry, toGroupName } = await import(
-  '../dist/src/index.js'
+const { loadRegistry } = await import('../dist/src/index.js');
+const { importToolList, keywordDocument, toGroupName } = await import(
+  '../dist/src/entries/import.js'
 );
 
 /** @type {{ dataset: string, group: string, from: string, label: string, entries: unknown[] }[]} */
