@@ -55,7 +55,14 @@ const ENTRIES: Record<string, readonly string[]> = {
     'reportMigration',
   ],
   'tool-capabilities/watch': ['watchRegistry'],
-  'tool-capabilities/mcp': ['createMcpServer'],
+  'tool-capabilities/mcp': [
+    'CONTEXT_KEY',
+    'createGateway',
+    'createMcpServer',
+    'parseUpstreamConfig',
+    'readUpstreamConfig',
+    'snapshotUpstream',
+  ],
   'tool-capabilities/external': [
     'DEFAULT_EXTERNAL_GROUP',
     'binaryNameFromTool',
