@@ -39,6 +39,22 @@ describe('registry.execute: unknown tools', () => {
     });
   });
 
+  it('answers a 100,000-character name among 1,000 tools with no suggestion and a cut message', async () => {
+    const many = createRegistryWith(
+      Array.from({ length: 1_000 }, (_, index) => ({ name: `${'a'.repeat(60)}${index}` })),
+    );
+    const name = 'a'.repeat(100_000);
+    const error = (await many
+      .execute(name, {})
+      .catch((caught: unknown) => caught)) as ToolNotFoundError;
+    expect(error).toBeInstanceOf(ToolNotFoundError);
+    expect(error.suggestions).toEqual([]);
+    expect(error.toolName).toBe(name);
+    expect(error.message).toBe(
+      `No tool named "${'a'.repeat(64)}…" (100000 characters). The registry holds 1000 tools; list them with registry.list() or "toolcap list".`,
+    );
+  });
+
   it('says how many tools exist when nothing is close, and when the registry is empty', async () => {
     await expect(registry.execute('completely_different_name', {})).rejects.toThrow(
       /holds \d+ tools/,
