@@ -322,6 +322,72 @@ describe('registry.execute: handler failures are tool-error results', () => {
   });
 });
 
+describe('registry.execute: hostile thrown values are tool errors too', () => {
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const trapsThrow = new Proxy(
+    {},
+    new Proxy(
+      {},
+      {
+        get: () => () => {
+          throw new Error('every trap throws');
+        },
+      },
+    ),
+  );
+  class MessageThrows extends Error {
+    override get message(): string {
+      throw new Error('message getter throws');
+    }
+  }
+  const cases: [string, () => unknown, string][] = [
+    [
+      'an object whose toString throws',
+      () => ({
+        toString() {
+          throw new Error('toString throws');
+        },
+      }),
+      'Tool "hostile" failed: a thrown value that cannot be described (object)',
+    ],
+    [
+      'a Proxy that throws on every trap',
+      () => trapsThrow,
+      'Tool "hostile" failed: a thrown value that cannot be described (object)',
+    ],
+    ['a Symbol', () => Symbol('odd'), 'Tool "hostile" failed: Symbol(odd)'],
+    [
+      'an Error whose message getter throws',
+      () => new MessageThrows(),
+      'Tool "hostile" failed: a thrown value that cannot be described (object)',
+    ],
+    [
+      'a revoked Proxy',
+      () => revoked.proxy,
+      'Tool "hostile" failed: a thrown value that cannot be described (object)',
+    ],
+  ];
+
+  it.each(cases)('%s becomes HANDLER_ERROR', async (_label, makeValue, message) => {
+    const registry = createRegistry({
+      fallbackTools: [
+        {
+          name: 'hostile',
+          description: 'Throws a hostile value.',
+          execute: () => {
+            throw makeValue();
+          },
+        },
+      ],
+    });
+    const result = await registry.execute('hostile', {});
+    expect(result).toMatchObject({ ok: false, error: { code: 'HANDLER_ERROR', message } });
+    // the details are plain JSON whatever was thrown
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+});
+
 describe('registry.execute: output', () => {
   const registry = createTestingRegistry();
 
