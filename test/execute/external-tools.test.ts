@@ -175,6 +175,18 @@ describe('discoverExternalTools', () => {
     ]);
   });
 
+  it('waits for answers when the discovery time limit is too long for a timer', async () => {
+    // a Node timer given more than 2^31 - 1 ms fires after 1 ms: every tool timed out
+    const dir = await makeTempDir();
+    await copyFile(join(SLOW_DIR, 'echo-json'), join(dir, 'echo-json'));
+    const { tools, diagnostics } = await discoverExternalTools({
+      dirs: [dir],
+      timeoutMs: 3_000_000_000,
+    });
+    expect(diagnostics).toEqual([]);
+    expect(tools.map((tool) => tool.name)).toEqual(['echo_json']);
+  });
+
   it('reports a missing dir, a failing executable, an oversized answer and a bad binary name', async () => {
     const dir = await makeTempDir();
     await writeFile(join(dir, 'exits'), '#!/bin/sh\necho "no schema here" >&2\nexit 4\n', {

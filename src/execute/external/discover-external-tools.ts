@@ -8,6 +8,7 @@ import { parseJsonDocument } from '../../load/parse-json-document.js';
 import { displayPath } from '../../toolcap/load-registry.js';
 import { errorMessage } from '../../util/error-message.js';
 import { DEFAULT_EXECUTION_LIMITS } from '../execution-limits.js';
+import { isTimerDelay } from '../run-with-deadline.js';
 import { checkExternalToolSchema } from './check-external-schema.js';
 import { toolNameFromBinary } from './external-tool-names.js';
 import { runExecutable } from './run-executable.js';
@@ -111,7 +112,9 @@ async function askSchema(
     );
   }
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  const timer = isTimerDelay(options.timeoutMs)
+    ? setTimeout(() => controller.abort(), options.timeoutMs)
+    : undefined;
   const outcome = await runExecutable(file, ['--schema'], {
     signal: controller.signal,
     maxOutputBytes: options.maxSchemaBytes,
