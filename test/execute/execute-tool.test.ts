@@ -388,6 +388,62 @@ describe('registry.execute: hostile thrown values are tool errors too', () => {
   });
 });
 
+describe('registry.execute: recursive schemas', () => {
+  it('validates a schema that refers to its own root ("$ref": "#"), in both dialects', async () => {
+    const tree = {
+      type: 'object',
+      properties: {
+        label: { type: 'string' },
+        children: { type: 'array', items: { $ref: '#' } },
+      },
+      required: ['label'],
+    };
+    const comment = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { text: { type: 'string' }, reply: { $ref: '#' } },
+      required: ['text'],
+    };
+    const registry = createRegistry({
+      fallbackTools: [
+        {
+          name: 'tree_tool',
+          description: 'Takes a tree.',
+          input_schema: tree,
+          execute: () => 'ok',
+        },
+        {
+          name: 'comment_tool',
+          description: 'Takes a thread.',
+          input_schema: comment,
+          execute: () => 'ok',
+        },
+      ],
+    });
+    expect(registry.diagnostics).toEqual([]);
+    const good = { label: 'a', children: [{ label: 'b', children: [{ label: 'c' }] }] };
+    expect(await registry.execute('tree_tool', good)).toMatchObject({ ok: true });
+    expect(
+      await registry.execute('tree_tool', { label: 'a', children: [{ children: [] }] }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', details: [{ pointer: '/children/0/label' }] },
+    });
+    expect(
+      await registry.execute('comment_tool', { text: 'a', reply: { text: 'b' } }),
+    ).toMatchObject({ ok: true });
+    expect(
+      await registry.execute('comment_tool', { text: 'a', reply: { reply: {} } }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_INPUT',
+        details: [{ pointer: '/reply/text' }, { pointer: '/reply/reply/text' }],
+      },
+    });
+  });
+});
+
 describe('registry.execute: output', () => {
   const registry = createTestingRegistry();
 
