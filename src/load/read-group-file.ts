@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import type { LoadLimits } from '../format/limits.js';
 import type { Diagnostic } from '../format/types.js';
 import { errorMessage } from '../util/error-message.js';
@@ -20,8 +20,10 @@ export interface CheckedGroupText {
 }
 
 /**
- * Reads one group file synchronously, refusing files over `limits.maxFileBytes` (measured on
- * the open file, so a file replaced after listing is measured as read).
+ * Reads one group file synchronously, refusing files over `limits.maxFileBytes` and anything
+ * that is not a regular file. Both are checked on the open descriptor, so a file replaced after
+ * listing is judged as read; the open never blocks (a FIFO swapped in would otherwise wait
+ * forever for a writer).
  */
 export function readGroupFileText(
   file: string,
@@ -29,34 +31,55 @@ export function readGroupFileText(
   label: string,
 ): { text: string } | { diagnostic: Diagnostic } {
   let descriptor: number | undefined;
+  const unreadable = (message: string) => ({
+    diagnostic: {
+      severity: 'error' as const,
+      code: 'FILE_UNREADABLE',
+      file: label,
+      pointer: '',
+      message,
+    },
+  });
   try {
-    descriptor = openSync(file, 'r');
-    const { size } = fstatSync(descriptor);
-    if (size > limits.maxFileBytes) {
+    descriptor = openSync(file, OPEN_NONBLOCKING);
+    const info = fstatSync(descriptor);
+    if (!info.isFile()) {
+      return unreadable(
+        `the path is not a regular file (it is ${describeFileType(info)}); a group file must be a plain JSON file`,
+      );
+    }
+    if (info.size > limits.maxFileBytes) {
       return {
         diagnostic: {
           severity: 'error',
           code: 'FILE_TOO_LARGE',
           file: label,
           pointer: '',
-          message: `the file is ${size} bytes, larger than ${limits.maxFileBytes} (limits.maxFileBytes); split the group or raise the limit`,
+          message: `the file is ${info.size} bytes, larger than ${limits.maxFileBytes} (limits.maxFileBytes); split the group or raise the limit`,
         },
       };
     }
     return { text: readFileSync(descriptor, 'utf8') };
   } catch (error) {
-    return {
-      diagnostic: {
-        severity: 'error',
-        code: 'FILE_UNREADABLE',
-        file: label,
-        pointer: '',
-        message: `the file could not be read (${errorMessage(error)}); check that it exists and is readable`,
-      },
-    };
+    return unreadable(
+      `the file could not be read (${errorMessage(error)}); check that it exists and is readable`,
+    );
   } finally {
     if (descriptor !== undefined) closeSync(descriptor);
   }
+}
+
+/** Read-only and non-blocking: opening a FIFO or a device returns at once (no-op on Windows). */
+export const OPEN_NONBLOCKING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** "a directory", "a FIFO (named pipe)", ...: what a path that is not a regular file is. */
+export function describeFileType(info: Stats): string {
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  return 'a special file';
 }
 
 /**
