@@ -7,7 +7,10 @@ export const DIAGNOSTIC_CODES = {
     'The file or directory could not be read (missing, permission denied, not a file).',
   FILE_TOO_LARGE: 'The file is larger than limits.maxFileBytes.',
   EMPTY_FILE: 'The file is empty or only whitespace.',
-  JSON_SYNTAX: 'The file is not valid JSON; line and column point at the first error.',
+  JSON_SYNTAX:
+    'The file is not valid JSON (or not UTF-8); line and column point at the first error.',
+  DUPLICATE_KEY:
+    'A key appears twice in one object (warning): JSON keeps the last value, a reader sees the first.',
   ROOT_NOT_OBJECT: 'The top level of the file is not a JSON object.',
   MISSING_FIELD: 'A required field is absent.',
   INVALID_FIELD: 'A field has the wrong type or an invalid value.',

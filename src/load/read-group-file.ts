@@ -1,8 +1,10 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { getAtPointer } from '../format/json-pointer.js';
 import type { LoadLimits } from '../format/limits.js';
 import type { Diagnostic } from '../format/types.js';
 import { errorMessage } from '../util/error-message.js';
-import { type JsonDocument, parseJsonDocument } from './parse-json-document.js';
+import { type DuplicateKey, type JsonDocument, parseJsonDocument } from './parse-json-document.js';
+import { quoteValue } from './quote-value.js';
 import {
   type GroupValidation,
   type ValidateGroupOptions,
@@ -113,19 +115,46 @@ export function checkGroupText(
             pointer: '',
             line: parsed.position.line,
             column: parsed.position.column,
-            message: `invalid JSON: ${parsed.message}; fix the syntax at this position`,
+            message:
+              parsed.reason === 'encoding'
+                ? parsed.message
+                : `invalid JSON: ${parsed.message}; fix the syntax at this position`,
           };
     return { document: undefined, validation: undefined, diagnostics: [diagnostic] };
   }
   const { document } = parsed;
   const validation = validateGroupDocument(document.value, options);
-  const diagnostics = validation.problems.map((problem): Diagnostic => {
+  const diagnostics = document
+    .findDuplicateKeys()
+    .map((duplicate) => describeDuplicateKey(duplicate, document, label));
+  for (const problem of validation.problems) {
     const position = document.locate(problem.pointer);
-    return {
+    diagnostics.push({
       ...problem,
       file: label,
       ...(position !== undefined ? { line: position.line, column: position.column } : {}),
-    };
-  });
+    });
+  }
   return { document, validation, diagnostics };
+}
+
+/**
+ * A `DUPLICATE_KEY` warning: JSON keeps the last of two equal keys while a reviewer reads the
+ * first, so `"name": "safe_tool", "name": "dangerous_tool"` registers `dangerous_tool`.
+ */
+function describeDuplicateKey(
+  duplicate: DuplicateKey,
+  document: JsonDocument,
+  label: string,
+): Diagnostic {
+  const kept = getAtPointer(document.value, duplicate.pointer);
+  return {
+    severity: 'warning',
+    code: 'DUPLICATE_KEY',
+    file: label,
+    pointer: duplicate.pointer,
+    line: duplicate.position.line,
+    column: duplicate.position.column,
+    message: `the key ${quoteValue(duplicate.key)} appears again in this object (first at line ${duplicate.first.line}, column ${duplicate.first.column}); JSON keeps the last value, ${quoteValue(kept)}, while a reader sees the first: remove one of them`,
+  };
 }
