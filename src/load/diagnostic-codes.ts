@@ -58,6 +58,8 @@ export const DIAGNOSTIC_CODES = {
     'An external tool did not answer --schema: it failed, timed out, or printed too much.',
   EXTERNAL_NAME_MISMATCH:
     "An external tool's --schema name does not match its kebab-case binary name.",
+  EXTERNAL_NOT_EXECUTABLE:
+    'A file in a --tools-dir is not executable, so it is not registered (warning).',
   NO_GROUP_FILES: 'A directory contains no *_tools.json files (warning).',
 } as const;
 

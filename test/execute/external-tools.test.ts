@@ -138,11 +138,19 @@ describe('discoverExternalTools', () => {
       diagnostics.map((diagnostic) => [diagnostic.file.split('/').pop(), diagnostic]),
     );
     expect(Object.keys(byFile).sort()).toEqual([
+      'README.md',
       'garbage-schema',
       'invalid-schema',
       'no-description',
       'wrong-name',
     ]);
+    expect(byFile['README.md']).toEqual({
+      severity: 'warning',
+      code: 'EXTERNAL_NOT_EXECUTABLE',
+      file: join('test', 'fixtures', 'external-tools', 'README.md'),
+      pointer: '',
+      message: `${join('test', 'fixtures', 'external-tools', 'README.md')} is not executable, so it is not registered as a tool; make it executable (chmod +x) if it is one, or move it out of the tools directory`,
+    });
     expect(byFile['garbage-schema']).toMatchObject({
       severity: 'error',
       code: 'JSON_SYNTAX',
@@ -198,6 +206,7 @@ describe('discoverExternalTools', () => {
     await writeFile(join(dir, 'Bad Name!'), '#!/bin/sh\n', { mode: 0o755 });
     await writeFile(join(dir, 'silent'), '#!/bin/sh\n', { mode: 0o755 });
     await writeFile(join(dir, 'not-executable'), '#!/bin/sh\n', { mode: 0o644 });
+    await mkdir(join(dir, 'subdir'));
     await writeFile(join(dir, 'broken-interpreter'), '#!/nonexistent/interpreter\n', {
       mode: 0o755,
     });
@@ -221,7 +230,13 @@ describe('discoverExternalTools', () => {
         expect.stringMatching(/^FILE_UNREADABLE .*could not be read/),
       ]),
     );
-    expect(messages.some((message) => message.includes('not-executable'))).toBe(false);
+    expect(messages).toContainEqual(
+      expect.stringMatching(/^EXTERNAL_NOT_EXECUTABLE .*not-executable is not executable/),
+    );
+    // a directory is not a tool and not a mistake: no diagnostic
+    expect(
+      messages.filter((message) => message.startsWith('EXTERNAL_NOT_EXECUTABLE')),
+    ).toHaveLength(1);
   });
 });
 
@@ -238,6 +253,7 @@ describe('loadExternalTools and calling external tools', () => {
     expect(registry.group('external')).toMatchObject({ source: 'external' });
     expect(registry.diagnostics.map((diagnostic) => diagnostic.code).sort()).toEqual([
       'EXTERNAL_NAME_MISMATCH',
+      'EXTERNAL_NOT_EXECUTABLE',
       'INVALID_PROPERTY_TYPE',
       'JSON_SYNTAX',
       'MISSING_FIELD',

@@ -40,7 +40,8 @@ export interface DiscoveredExternalTool {
  * Finds the executables in `dirs`, runs each with `--schema` (in parallel, each with a time
  * limit) and checks the answers with seed 000's rules. An executable that fails, hangs, prints
  * too much or answers badly is skipped with an error diagnostic naming its path and the
- * reason; the others are returned. Hidden files and non-executable files are ignored.
+ * reason; the others are returned. Hidden files and directories are ignored; a regular file
+ * without an execute bit gets a warning (`EXTERNAL_NOT_EXECUTABLE`).
  */
 export async function discoverExternalTools(
   options: DiscoverExternalToolsOptions,
@@ -72,7 +73,19 @@ export async function discoverExternalTools(
     for (const name of names) {
       if (name.startsWith('.')) continue;
       const file = join(absolute, name);
-      if (await isExecutableFile(file)) executables.push(file);
+      const kind = await classifyEntry(file);
+      if (kind === 'executable') executables.push(file);
+      else if (kind === 'not-executable') {
+        const display = displayPath(file, cwd);
+        // a tool whose mode lost its x bit (a copy, an unzip) would otherwise vanish unexplained
+        diagnostics.push({
+          severity: 'warning',
+          code: 'EXTERNAL_NOT_EXECUTABLE',
+          file: display,
+          pointer: '',
+          message: `${display} is not executable, so it is not registered as a tool; make it executable (chmod +x) if it is one, or move it out of the tools directory`,
+        });
+      }
     }
   }
 
@@ -189,12 +202,14 @@ async function askSchema(
   return { tool: { ...schema, command: file } };
 }
 
-async function isExecutableFile(file: string): Promise<boolean> {
+/** A regular file with an execute bit, one without, or anything else (directories, vanished). */
+async function classifyEntry(file: string): Promise<'executable' | 'not-executable' | 'other'> {
   try {
     const info = await stat(file);
-    return info.isFile() && (info.mode & 0o111) !== 0;
+    if (!info.isFile()) return 'other';
+    return (info.mode & 0o111) !== 0 ? 'executable' : 'not-executable';
   } catch {
-    return false;
+    return 'other';
   }
 }
 
