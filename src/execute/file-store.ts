@@ -280,6 +280,11 @@ export interface WriteFileAtomicOptions {
    * left as it was and the call rejects with the signal's reason.
    */
   signal?: AbortSignal;
+  /**
+   * Runs once the data is on disk, just before the rename: a rejection leaves the file as it
+   * was (the temporary file is removed) and is passed on. For last checks on the directory.
+   */
+  beforeCommit?: () => Promise<void>;
 }
 
 /**
@@ -309,6 +314,7 @@ export async function writeFileAtomic(
       await handle.close();
     }
     await removeStaleTemporaries(directory, basename(path));
+    await options.beforeCommit?.();
     options.signal?.throwIfAborted();
     // the commit: synchronous right after the check, so no deadline can fire in between
     renameSync(temporary, path);
