@@ -48,6 +48,30 @@ describe('writeFileAtomic', () => {
   });
 });
 
+describe('writeFileAtomic: last checks before the commit', () => {
+  it('leaves the file whole when beforeCommit rejects or the signal has aborted', async () => {
+    const dir = await makeTempDir();
+    const file = join(dir, 'store.json');
+    await writeFileAtomic(file, 'old\n');
+    await expect(
+      writeFileAtomic(file, 'new\n', {
+        beforeCommit: async () => {
+          throw new Error('directory moved');
+        },
+      }),
+    ).rejects.toThrow('directory moved');
+    const controller = new AbortController();
+    await expect(
+      writeFileAtomic(file, 'new\n', {
+        beforeCommit: async () => controller.abort(new Error('timed out')),
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow('timed out');
+    expect(await readFile(file, 'utf8')).toBe('old\n');
+    expect(await readdir(dir)).toEqual(['store.json']);
+  });
+});
+
 describe('JSON stores', () => {
   it('reads a missing file as the initial value and rethrows other errors', async () => {
     const dir = await makeTempDir();
