@@ -112,6 +112,7 @@ async function invoke(
     return runExternalTool(tool, tool.command, input, {
       signal: handlerOptions.signal,
       maxOutputBytes,
+      externalEnv: registry.settings.executionLimits?.externalEnv,
     });
   }
   const handler = await resolveHandler(

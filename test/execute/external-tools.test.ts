@@ -5,6 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { checkExternalToolSchema } from '../../src/execute/external/check-external-schema.js';
 import { discoverExternalTools } from '../../src/execute/external/discover-external-tools.js';
 import {
+  externalEnvironment,
+  isEnvironmentPattern,
+} from '../../src/execute/external/external-environment.js';
+import {
   binaryNameFromTool,
   toolNameFromBinary,
 } from '../../src/execute/external/external-tool-names.js';
@@ -403,5 +407,59 @@ describe('loadExternalTools and calling external tools', () => {
       ok: true,
       output: { value: 'hi' },
     });
+  });
+});
+
+describe('the environment external tools see', () => {
+  it('is the whole host environment by default, and the basics plus the allow-list with externalEnv', async () => {
+    const dir = await makeTempDir();
+    await writeFile(
+      join(dir, 'env-probe'),
+      `#!/bin/sh
+if [ "$1" = "--schema" ]; then
+  echo '{"name": "env_probe", "description": "Secret at discovery: '"\${TOOLCAP_TEST_SECRET:-absent}"'.", "parameters": {"type": "object", "properties": {}}}'
+  exit 0
+fi
+cat > /dev/null
+printf '{"secret": "%s", "kept": "%s", "home": "%s"}' "\${TOOLCAP_TEST_SECRET:-absent}" "\${TOOLCAP_TEST_KEPT:-absent}" "\${HOME:-absent}"
+`,
+      { mode: 0o755 },
+    );
+    process.env.TOOLCAP_TEST_SECRET = 'hunter2';
+    process.env.TOOLCAP_TEST_KEPT = 'kept';
+    try {
+      const open = await loadExternalTools(createRegistry(), { dirs: [dir] });
+      expect(open.get('env_probe')?.description).toBe('Secret at discovery: hunter2.');
+      expect(await open.execute('env_probe', {})).toEqual({
+        ok: true,
+        output: { secret: 'hunter2', kept: 'kept', home: process.env.HOME ?? 'absent' },
+      });
+      const closed = await loadExternalTools(
+        createRegistry({ executionLimits: { externalEnv: { allow: ['TOOLCAP_TEST_K*'] } } }),
+        { dirs: [dir] },
+      );
+      expect(closed.get('env_probe')?.description).toBe('Secret at discovery: absent.');
+      expect(await closed.execute('env_probe', {})).toEqual({
+        ok: true,
+        output: { secret: 'absent', kept: 'kept', home: process.env.HOME ?? 'absent' },
+      });
+    } finally {
+      delete process.env.TOOLCAP_TEST_SECRET;
+      delete process.env.TOOLCAP_TEST_KEPT;
+    }
+  });
+
+  it('externalEnvironment keeps the basics and allowed names, case-sensitively off Windows', () => {
+    const host = { PATH: '/bin', LC_ALL: 'C', API_TOKEN: 's3cret', MY_TOOL_X: '1', my_tool_y: '2' };
+    expect(externalEnvironment(undefined, host)).toBe(host);
+    expect(externalEnvironment({ allow: ['MY_TOOL_*'] }, host)).toEqual({
+      PATH: '/bin',
+      LC_ALL: 'C',
+      MY_TOOL_X: '1',
+    });
+    expect(externalEnvironment({ allow: [] }, host)).toEqual({ PATH: '/bin', LC_ALL: 'C' });
+    expect(isEnvironmentPattern('MY_TOOL_*')).toBe(true);
+    expect(isEnvironmentPattern('A=B')).toBe(false);
+    expect(isEnvironmentPattern('*')).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ import { errorMessage } from '../../util/error-message.js';
 import { DEFAULT_EXECUTION_LIMITS } from '../execution-limits.js';
 import { isTimerDelay } from '../run-with-deadline.js';
 import { checkExternalToolSchema } from './check-external-schema.js';
+import { type ExternalEnvironmentOptions, externalEnvironment } from './external-environment.js';
 import { toolNameFromBinary } from './external-tool-names.js';
 import { runExecutable } from './run-executable.js';
 
@@ -25,6 +26,10 @@ export interface DiscoverExternalToolsOptions {
   maxSchemaBytes?: number;
   /** Executables asked at the same time. Default 8. */
   concurrency?: number;
+  /** Which host variables the executables see (default: all; see `externalEnvironment`). */
+  externalEnv?: ExternalEnvironmentOptions | undefined;
+  /** Stops discovery: running `--schema` processes are killed with their process group. */
+  signal?: AbortSignal | undefined;
 }
 
 /** An executable whose `--schema` answer passed seed 000's rules. */
@@ -89,8 +94,15 @@ export async function discoverExternalTools(
     }
   }
 
+  const env = externalEnvironment(options.externalEnv);
   const answers = await mapWithConcurrency(executables, concurrency, (file) =>
-    askSchema(file, { timeoutMs, maxSchemaBytes, display: displayPath(file, cwd) }),
+    askSchema(file, {
+      timeoutMs,
+      maxSchemaBytes,
+      display: displayPath(file, cwd),
+      env,
+      signal: options.signal,
+    }),
   );
   const tools: DiscoveredExternalTool[] = [];
   for (const answer of answers) {
@@ -102,7 +114,13 @@ export async function discoverExternalTools(
 
 async function askSchema(
   file: string,
-  options: { timeoutMs: number; maxSchemaBytes: number; display: string },
+  options: {
+    timeoutMs: number;
+    maxSchemaBytes: number;
+    display: string;
+    env: NodeJS.ProcessEnv;
+    signal: AbortSignal | undefined;
+  },
 ): Promise<{ tool: DiscoveredExternalTool } | { diagnostic: Diagnostic }> {
   const { display } = options;
   const fail = (code: string, message: string, pointer = '', line?: number, column?: number) => {
@@ -128,16 +146,23 @@ async function askSchema(
   const timer = isTimerDelay(options.timeoutMs)
     ? setTimeout(() => controller.abort(), options.timeoutMs)
     : undefined;
+  const stop = () => controller.abort();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  if (options.signal?.aborted === true) stop();
   const outcome = await runExecutable(file, ['--schema'], {
     signal: controller.signal,
     maxOutputBytes: options.maxSchemaBytes,
+    env: options.env,
   });
   clearTimeout(timer);
+  options.signal?.removeEventListener('abort', stop);
   switch (outcome.kind) {
     case 'aborted':
       return fail(
         'EXTERNAL_SCHEMA_FAILED',
-        `"${display} --schema" did not answer within ${options.timeoutMs} ms`,
+        options.signal?.aborted === true
+          ? `"${display} --schema" was stopped (discovery was cancelled)`
+          : `"${display} --schema" did not answer within ${options.timeoutMs} ms`,
       );
     case 'spawn-error':
       return fail(

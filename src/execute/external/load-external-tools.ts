@@ -32,7 +32,8 @@ export async function loadExternalTools(
 ): Promise<Registry> {
   const groupName = options.group ?? DEFAULT_EXTERNAL_GROUP;
   const cwd = options.cwd ?? process.cwd();
-  const { tools, diagnostics } = await discoverExternalTools(options);
+  const externalEnv = options.externalEnv ?? registry.settings.executionLimits?.externalEnv;
+  const { tools, diagnostics } = await discoverExternalTools({ ...options, externalEnv });
   const accepted: { tool: DiscoveredExternalTool; entry: Record<string, unknown> }[] = [];
   const seen = new Map<string, string>();
   for (const tool of tools) {
