@@ -143,6 +143,18 @@ describe('toolcap run', () => {
     ]);
     expect(hung.code).toBe(1);
     expect(hung.json()).toMatchObject({ error: { code: 'TIMEOUT', details: { timeout_ms: 200 } } });
+    // a limit too long for a Node timer is no limit, not 1 ms
+    const long = await runCli([
+      'run',
+      '--tools-dir',
+      tools,
+      'word_count',
+      '--input',
+      '{"text": "a b c"}',
+      '--timeout',
+      '3000000000',
+    ]);
+    expect(long.json()).toEqual({ ok: true, output: { words: 3 } });
   });
 
   it('exits 2 on usage errors, naming the JSON parse position', async () => {
