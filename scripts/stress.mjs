@@ -12,8 +12,16 @@
  * Exits 1 when anything was lost or broken (an acknowledged write missing, two writers inside
  * the lock, a write after TIMEOUT, outside content returned...), 0 otherwise.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -236,8 +244,391 @@ async function probeLock() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// timeouts: calls that report TIMEOUT must never be written later
 
-const PROBES = { lock: probeLock };
+/**
+ * One caller process: `calls` add_task calls through the bundled registry (built handlers),
+ * each with a short time limit, printing "ok <title>" or "timeout <title>".
+ */
+const CALLER = `
+  const { loadRegistry } = await import(process.env.INDEX_URL);
+  const [root, dataDir, id, calls, timeoutMs] = process.argv.slice(1);
+  const registry = await loadRegistry({ cwd: root, dirs: ['schemas'], handlers: ['dist/handlers'], dataDir });
+  await Promise.all(Array.from({ length: Number(calls) }, async (_, index) => {
+    const title = 'c' + id + '.' + index;
+    const result = await registry.execute('add_task', { title }, { user_id: 'shared' }, { timeoutMs: Number(timeoutMs) });
+    process.stdout.write((result.ok ? 'ok ' : result.error.code.toLowerCase() + ' ') + title + '\\n');
+  }));
+`;
+
+async function probeTimeouts() {
+  const callers = Math.max(1, Math.round(settings.writers / 8));
+  const perCaller = 8;
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolcap-stress-timeouts-'));
+  const stopLoad = loadCpus();
+  const outcomes = new Map();
+  const startedAt = Date.now();
+  try {
+    let next = 0;
+    const runOne = (id) =>
+      new Promise((resolve) => {
+        const child = startNode(
+          [
+            '--input-type=module',
+            '-e',
+            CALLER,
+            root,
+            dataDir,
+            String(id),
+            String(perCaller),
+            '150',
+          ],
+          { env: { ...process.env, INDEX_URL: url('index.js') } },
+        );
+        let buffered = '';
+        child.stdout.on('data', (chunk) => {
+          buffered += chunk.toString('utf8');
+        });
+        child.once('exit', () => {
+          for (const line of buffered.split('\n').filter(Boolean)) {
+            const [kind, title] = line.split(' ');
+            outcomes.set(title, kind);
+          }
+          resolve();
+        });
+      });
+    const worker = async () => {
+      while (next < callers) await runOne(next++);
+    };
+    await Promise.all(Array.from({ length: Math.min(settings.concurrency, callers) }, worker));
+  } finally {
+    stopLoad();
+  }
+  const store = join(dataDir, 'tasks', 'shared.json');
+  const stored = existsSync(store)
+    ? JSON.parse(readFileSync(store, 'utf8')).tasks.map((task) => task.title)
+    : [];
+  rmSync(dataDir, { recursive: true, force: true });
+  const storedSet = new Set(stored);
+  const titles = [...outcomes];
+  const ok = titles.filter(([, kind]) => kind === 'ok');
+  const timedOut = titles.filter(([, kind]) => kind === 'timeout');
+  return {
+    name: 'timeouts',
+    description: `${callers * perCaller} add_task calls (150 ms limit) from ${callers} processes on one store, ${settings.concurrency} at a time, every core busy`,
+    figures: {
+      calls: callers * perCaller,
+      answered: outcomes.size,
+      ok: ok.length,
+      timedOut: timedOut.length,
+      okLost: ok.filter(([title]) => !storedSet.has(title)).length,
+      writtenAfterTimeout: timedOut.filter(([title]) => storedSet.has(title)).length,
+      duplicated: stored.length - storedSet.size,
+      seconds: Math.round((Date.now() - startedAt) / 1000),
+    },
+    broken: 0,
+    check(figures) {
+      return (
+        figures.okLost +
+        figures.writtenAfterTimeout +
+        figures.duplicated +
+        (figures.calls - figures.answered)
+      );
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// files: a directory flipped between a real directory and a symlink to outside
+
+const FLIPPER = `
+  const { renameSync, symlinkSync, unlinkSync } = require('node:fs');
+  const [sub, parked, outside] = process.argv.slice(1);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const rest = () => Atomics.wait(pause, 0, 0, Math.random() * 0.5);
+  process.stdout.write('flipping\\n');
+  for (;;) {
+    try {
+      renameSync(sub, parked); symlinkSync(outside, sub); rest();
+      unlinkSync(sub); renameSync(parked, sub); rest();
+    } catch {}
+  }
+`;
+
+async function probeFiles() {
+  const { loadRegistry } = await import(url('index.js'));
+  const base = mkdtempSync(join(tmpdir(), 'toolcap-stress-files-'));
+  const workspace = join(base, 'workspace');
+  const outside = join(base, 'outside');
+  mkdirSync(join(workspace, 'sub'), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(join(workspace, 'sub', 'notes.txt'), 'inside A\n');
+  writeFileSync(join(outside, 'notes.txt'), 'OUTSIDE A\n');
+  const registry = await loadRegistry({
+    cwd: root,
+    dirs: ['schemas'],
+    handlers: ['dist/handlers'],
+    dataDir: join(base, 'data'),
+  });
+  const flipper = startNode(
+    ['-e', FLIPPER, join(workspace, 'sub'), join(workspace, 'parked'), outside],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  await new Promise((resolve) => flipper.stdout.once('data', resolve));
+  const counts = { reads: 0, readOk: 0, edits: 0, editOk: 0, refused: 0, leaked: 0 };
+  const startedAt = Date.now();
+  const calls = settings.writers * 25;
+  try {
+    for (let call = 0; call < calls && Date.now() - startedAt < 120_000; call++) {
+      const context = { workspace_root: workspace };
+      const read = await registry.execute('file_read', { file_path: 'sub/notes.txt' }, context);
+      counts.reads++;
+      if (read.ok) {
+        counts.readOk++;
+        if (read.output.content.includes('OUTSIDE')) counts.leaked++;
+      } else if (read.error.code === 'PATH_OUTSIDE_WORKSPACE') counts.refused++;
+      const [from, to] = call % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
+      const edit = await registry.execute(
+        'file_edit',
+        { file_path: 'sub/notes.txt', old_string: from, new_string: to },
+        context,
+      );
+      counts.edits++;
+      if (edit.ok) counts.editOk++;
+      else if (edit.error.code === 'PATH_OUTSIDE_WORKSPACE') counts.refused++;
+    }
+  } finally {
+    flipper.kill('SIGKILL');
+  }
+  const outsideModified =
+    readFileSync(join(outside, 'notes.txt'), 'utf8') === 'OUTSIDE A\n' ? 0 : 1;
+  const filesOutside = readdirSync(outside).length - 1;
+  rmSync(base, { recursive: true, force: true });
+  return {
+    name: 'files',
+    description: `file_read and file_edit, ${calls} calls each, while another process flips a directory between a real one and a symlink to outside`,
+    figures: {
+      ...counts,
+      outsideModified,
+      filesLeftOutside: filesOutside,
+      seconds: Math.round((Date.now() - startedAt) / 1000),
+    },
+    broken: counts.leaked + outsideModified + filesOutside,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// killed edits: file_edit processes SIGKILLed at random moments
+
+const EDITOR = `
+  const { file_edit } = await import(process.env.FILES_URL);
+  const [workspace] = process.argv.slice(1);
+  process.stdout.write('ready\\n');
+  for (let index = 0; ; index++) {
+    const [from, to] = index % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
+    await file_edit({ file_path: 'big.txt', old_string: from + '|', new_string: to + '|' }, { workspace_root: workspace }).catch(() => {});
+  }
+`;
+
+async function probeKilledEdits() {
+  const { utimesSync } = await import('node:fs');
+  const { loadRegistry } = await import(url('index.js'));
+  const workspace = mkdtempSync(join(tmpdir(), 'toolcap-stress-edits-'));
+  const body = 'x'.repeat(200_000);
+  writeFileSync(join(workspace, 'big.txt'), `A|${body}\n`);
+  const rounds = Math.max(10, Math.round(settings.writers / 4));
+  let torn = 0;
+  let leftovers = 0;
+  const startedAt = Date.now();
+  for (let round = 0; round < rounds; round++) {
+    const child = startNode(['--input-type=module', '-e', EDITOR, workspace], {
+      env: {
+        ...process.env,
+        FILES_URL: pathToFileURL(join(root, 'dist', 'handlers', 'files.js')).href,
+      },
+    });
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 80));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    const text = readFileSync(join(workspace, 'big.txt'), 'utf8');
+    if (!/^[AB]\|x{200000}\n$/.test(text)) torn++;
+    leftovers = Math.max(leftovers, readdirSync(workspace).length - 1);
+  }
+  // what the killed editors left is stale once older than 10 s: age it, then edit once
+  const old = new Date(Date.now() - 60_000);
+  for (const entry of readdirSync(workspace)) {
+    if (entry !== 'big.txt') utimesSync(join(workspace, entry), old, old);
+  }
+  const registry = await loadRegistry({
+    cwd: root,
+    dirs: ['schemas'],
+    handlers: ['dist/handlers'],
+  });
+  const text = readFileSync(join(workspace, 'big.txt'), 'utf8');
+  const [from, to] = text.startsWith('A|') ? ['A|', 'B|'] : ['B|', 'A|'];
+  const last = await registry.execute(
+    'file_edit',
+    { file_path: 'big.txt', old_string: from, new_string: to },
+    { workspace_root: workspace },
+  );
+  const remaining = readdirSync(workspace).length - 1;
+  rmSync(workspace, { recursive: true, force: true });
+  return {
+    name: 'killed-edits',
+    description: `${rounds} file_edit processes on a 200 KB file, each SIGKILLed at a random moment`,
+    figures: {
+      rounds,
+      tornFiles: torn,
+      mostTemporariesSeen: leftovers,
+      temporariesAfterNextEdit: remaining,
+      nextEditOk: last.ok ? 1 : 0,
+      seconds: Math.round((Date.now() - startedAt) / 1000),
+    },
+    broken: torn + remaining + (last.ok ? 0 : 1),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// names: unknown tool names of every length against a large registry
+
+async function probeNames() {
+  const { createRegistry, ToolNotFoundError } = await import(url('index.js'));
+  const tools = Array.from({ length: 1_000 }, (_, index) => ({
+    name: `tool_number_${index}`,
+    description: 'A tool.',
+    category: 'analysis',
+    input_schema: { type: 'object', properties: {} },
+    metadata: {
+      executor: 'none',
+      requires_context: [],
+      cost_estimate: 'low',
+      latency_estimate: 'fast',
+    },
+  }));
+  const registry = createRegistry().register({
+    group: 'many',
+    version: '1.0.0',
+    description: 'Many tools.',
+    selection: { strategy: 'always' },
+    tools,
+  });
+  const lengths = [10, 64, 65, 1_000, 10_000, 100_000, 1_000_000];
+  let slowest = 0;
+  let longestMessage = 0;
+  let suggestedForLong = 0;
+  let wrong = 0;
+  for (const length of lengths) {
+    for (const letter of ['t', 'z']) {
+      const name = letter.repeat(length);
+      const started = performance.now();
+      const error = await registry.execute(name, {}).catch((caught) => caught);
+      slowest = Math.max(slowest, performance.now() - started);
+      if (!(error instanceof ToolNotFoundError)) wrong++;
+      longestMessage = Math.max(longestMessage, error.message.length);
+      if (length > 64 && error.suggestions.length > 0) suggestedForLong++;
+    }
+  }
+  return {
+    name: 'names',
+    description: `unknown names of ${lengths.join(', ')} characters against 1,000 tools`,
+    figures: {
+      names: lengths.length * 2,
+      slowestMs: Math.round(slowest * 10) / 10,
+      longestMessage,
+      suggestedForLong,
+      wrong,
+    },
+    broken: wrong + suggestedForLong + (longestMessage > 300 ? 1 : 0),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// fifo: a group file swapped for a FIFO while the loader lists and reads
+
+const SWAPPER = `
+  const { closeSync, constants, openSync, renameSync } = require('node:fs');
+  const [file, regular, fifo] = process.argv.slice(1);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const rest = () => Atomics.wait(pause, 0, 0, Math.random() * 0.3);
+  // a reader stuck in a blocking open of the FIFO (the bug) is released by opening the other
+  // end, which only succeeds while someone reads: the probe ends, and counts it
+  const release = (path) => {
+    try {
+      closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+      process.stdout.write('released a blocked reader\\n');
+    } catch {}
+  };
+  process.stdout.write('swapping\\n');
+  for (;;) {
+    try {
+      renameSync(file, regular); renameSync(fifo, file); rest();
+      renameSync(file, fifo); renameSync(regular, file); rest();
+    } catch {}
+    release(file);
+    release(fifo);
+  }
+`;
+
+async function probeFifo() {
+  const { loadRegistry } = await import(url('index.js'));
+  const dir = mkdtempSync(join(tmpdir(), 'toolcap-stress-fifo-'));
+  const group = {
+    group: 'swapped',
+    version: '1.0.0',
+    description: 'A group file that is sometimes a FIFO.',
+    selection: { strategy: 'always' },
+    tools: [],
+  };
+  writeFileSync(join(dir, 'swapped_tools.json'), JSON.stringify(group));
+  execFileSync('mkfifo', [join(dir, 'fifo')]);
+  const swapper = startNode(
+    ['-e', SWAPPER, join(dir, 'swapped_tools.json'), join(dir, 'regular'), join(dir, 'fifo')],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  await new Promise((resolve) => swapper.stdout.once('data', resolve));
+  const loads = settings.writers * 2;
+  const counts = { loads: 0, loaded: 0, refusedFifo: 0, missing: 0, other: 0, slowLoads: 0 };
+  const startedAt = Date.now();
+  try {
+    for (let index = 0; index < loads && Date.now() - startedAt < 60_000; index++) {
+      const started = Date.now();
+      const registry = await loadRegistry({ dirs: [dir], cwd: dir });
+      counts.loads++;
+      if (Date.now() - started > 1_000) counts.slowLoads++;
+      if (registry.group('swapped') !== undefined) counts.loaded++;
+      for (const diagnostic of registry.diagnostics) {
+        // the file is absent for a moment on each swap: missing files are expected too
+        if (diagnostic.message.includes('not a regular file')) counts.refusedFifo++;
+        else if (diagnostic.code === 'NO_GROUP_FILES' || diagnostic.message.includes('ENOENT')) {
+          counts.missing++;
+        } else counts.other++;
+      }
+    }
+  } finally {
+    swapper.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return {
+    name: 'fifo',
+    description: `${loads} loads while another process swaps the group file with a FIFO`,
+    figures: { ...counts, seconds: Math.round((Date.now() - startedAt) / 1000) },
+    // a reader that blocked in open is released with nothing to read: EMPTY_FILE, in `other`
+    broken: loads - counts.loads + counts.other,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const PROBES = {
+  lock: probeLock,
+  timeouts: probeTimeouts,
+  files: probeFiles,
+  'killed-edits': probeKilledEdits,
+  names: probeNames,
+  fifo: probeFifo,
+};
 
 const selected =
   values.only === undefined ? Object.keys(PROBES) : values.only.split(',').filter(Boolean);
@@ -251,6 +642,10 @@ const results = [];
 for (const name of selected) {
   if (!values.json) console.error(`stress: ${name}...`);
   const result = await PROBES[name]();
+  if (typeof result.check === 'function') {
+    result.broken = result.check(result.figures);
+    delete result.check;
+  }
   results.push(result);
   if (!values.json) {
     console.log(`${result.name}: ${result.description}`);
