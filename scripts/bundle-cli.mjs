@@ -22,7 +22,8 @@ await build({
   target: 'node20',
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
-  sourcemap: true,
+  // no source maps: they would point at src/*.ts, which the package does not ship
+  sourcemap: false,
   logLevel: 'warning',
   // the MCP SDK is only imported by `toolcap mcp`, on demand; keep it a normal dependency
   external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],

@@ -1,32 +1,64 @@
 #!/usr/bin/env node
-// One-off proof for issue 6 (toolcap import): imports every function of the BFCL question files
-// (their "function" lists, deduplicated by name) and every server of LiveMCPBench's tools.json
-// into keyword groups in a temporary directory, then loads that directory with the loader and
-// runs `toolcap validate` on it. Prints the counts (tools, groups, renamed names, warnings by
-// kind). Reads ../shared/data, so it is not part of the test suite.
-// Usage: npm run build && node scripts/prove-import.mjs [--keep] [--json]
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// A proof of `toolcap import` on real tool lists: imports every function of the BFCL question
+// files (their "function" lists, deduplicated by name) and every server of LiveMCPBench's
+// tools.json into keyword groups in a temporary directory, then loads that directory with the
+// loader and runs `toolcap validate` on it. Prints the counts (tools, groups, renamed names,
+// warnings by kind). Reads ../shared/data (or --data DIR), so it is not part of the test suite.
+// Usage: npm run build && node scripts/prove-import.mjs [--data DIR] [--keep] [--json]
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from '../dist/src/cli/main.js';
-import { importToolList, keywordDocument, loadRegistry, toGroupName } from '../dist/src/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const data = join(root, '..', 'shared', 'data');
+const dataFlag = process.argv.indexOf('--data');
+const data =
+  dataFlag >= 0 && process.argv[dataFlag + 1] !== undefined
+    ? resolve(process.argv[dataFlag + 1])
+    : join(root, '..', 'shared', 'data');
 const keep = process.argv.includes('--keep');
 const asJson = process.argv.includes('--json');
+
+// say what is missing before anything reads it (a raw ENOENT names neither the data set nor
+// where it should be)
+const bfclDir = join(data, 'bfcl');
+const mcpTools = join(data, 'livemcpbench', 'tools.json');
+const bfclFiles = existsSync(bfclDir)
+  ? readdirSync(bfclDir)
+      .filter((name) => /^BFCL_.*\.json$/.test(name))
+      .sort()
+  : [];
+const missing = [
+  ...(existsSync(bfclDir)
+    ? bfclFiles.length === 0
+      ? [`${bfclDir} holds no BFCL_*.json question files`]
+      : []
+    : [`${bfclDir} does not exist`]),
+  ...(existsSync(mcpTools) ? [] : [`${mcpTools} does not exist`]),
+];
+if (missing.length > 0) {
+  process.stderr.write(
+    `prove-import: the data sets are missing from ${data}: ${missing.join('; ')}. Put the BFCL question files in bfcl/ and LiveMCPBench's tools.json in livemcpbench/, or pass --data DIR.\n`,
+  );
+  process.exit(1);
+}
+if (!existsSync(join(root, 'dist', 'src', 'index.js'))) {
+  process.stderr.write('prove-import: dist/ is missing; run "npm run build" first.\n');
+  process.exit(1);
+}
+const { main } = await import('../dist/src/cli/main.js');
+const { loadRegistry } = await import('../dist/src/index.js');
+const { importToolList, keywordDocument, toGroupName } = await import(
+  '../dist/src/entries/import.js'
+);
 
 /** @type {{ dataset: string, group: string, from: string, label: string, entries: unknown[] }[]} */
 const sources = [];
 
 // BFCL: each question file is a JSON-lines file; each line's "function" is a list of tools
-const bfclDir = join(data, 'bfcl');
 const seen = new Set();
 let bfclFunctions = 0;
-for (const file of readdirSync(bfclDir)
-  .filter((name) => /^BFCL_.*\.json$/.test(name))
-  .sort()) {
+for (const file of bfclFiles) {
   const entries = [];
   for (const line of readFileSync(join(bfclDir, file), 'utf8').split('\n')) {
     if (line.trim() === '') continue;
@@ -48,7 +80,7 @@ for (const file of readdirSync(bfclDir)
 }
 
 // LiveMCPBench: one group per MCP server
-const servers = JSON.parse(readFileSync(join(data, 'livemcpbench', 'tools.json'), 'utf8'));
+const servers = JSON.parse(readFileSync(mcpTools, 'utf8'));
 const groupNames = new Set(sources.map((source) => source.group));
 let mcpServers = 0;
 for (const server of servers) {

@@ -1,45 +1,25 @@
 /**
  * tool-capabilities: versioned JSON tool groups for LLM agents. Load and validate groups,
  * select the tools that matter for each turn, translate them for each provider, execute calls.
+ *
+ * The root entry holds what every user needs; the rest is on documented subpaths:
+ * `tool-capabilities/import` (provider payloads and code to group files), `/migrate` (diff,
+ * semver, migration status, learning from transcripts), `/watch` (hot reload), `/mcp` (the
+ * MCP server), `/external` (external `--schema` tools), `/handler-kit` (writing handlers),
+ * `/text` (the analyzer), `/json-schema` (input validation helpers).
  * @module
  */
 
-export { RegistryLoadError } from './errors/registry-load-error.js';
+// errors
 export { ToolcapError } from './errors/toolcap-error.js';
+export { TranslationError, type TranslationErrorCode } from './errors/translation-error.js';
+// executing tool calls
 export { EXECUTE_ERROR_CODES, type ExecuteErrorCode } from './execute/execute-error-codes.js';
 export {
   DEFAULT_EXECUTION_LIMITS,
   type ExecutionLimits,
   type ExecutionLimitsInput,
 } from './execute/execution-limits.js';
-// executing tool calls: handlers, external --schema tools, MCP server
-export {
-  checkExternalToolSchema,
-  type ExternalSchemaProblem,
-  type ExternalToolSchema,
-} from './execute/external/check-external-schema.js';
-export {
-  type DiscoverExternalToolsOptions,
-  type DiscoveredExternalTool,
-  discoverExternalTools,
-} from './execute/external/discover-external-tools.js';
-export { binaryNameFromTool, toolNameFromBinary } from './execute/external/external-tool-names.js';
-export {
-  DEFAULT_EXTERNAL_GROUP,
-  type LoadExternalToolsOptions,
-  loadExternalTools,
-} from './execute/external/load-external-tools.js';
-export {
-  appendJsonLines,
-  type FileLockOptions,
-  readJsonFile,
-  readJsonLines,
-  updateJsonFile,
-  type WriteFileAtomicOptions,
-  withFileLock,
-  writeFileAtomic,
-} from './execute/file-store.js';
-export { ToolError } from './execute/tool-error.js';
 export { ToolNotFoundError } from './execute/tool-not-found-error.js';
 export type {
   ExecuteOptions,
@@ -51,10 +31,9 @@ export type {
   ToolHandler,
   ToolHandlerOptions,
 } from './execute/types.js';
-export { type InputValidation, validateToolInput } from './execute/validate-tool-input.js';
+export { DIAGNOSTIC_CODES, type DiagnosticCode } from './format/diagnostic-codes.js';
 export { formatDiagnostic } from './format/format-diagnostic.js';
 export { DEFAULT_LOAD_LIMITS, type LoadLimits } from './format/limits.js';
-export { isValidToolName, normalizeTags, TOOL_NAME_PATTERN } from './format/names.js';
 export type {
   CostEstimate,
   Diagnostic,
@@ -75,67 +54,7 @@ export type {
   ToolSource,
   Warning,
 } from './format/types.js';
-export { removeNullOptionals } from './json-schema/remove-null-optionals.js';
-export { DIAGNOSTIC_CODES, type DiagnosticCode } from './load/diagnostic-codes.js';
-export {
-  createMcpServer,
-  type McpServerHandle,
-  type McpServerOptions,
-} from './mcp/create-mcp-server.js';
-// migration and schema evolution: import, migrate status, semver diff
-export {
-  type BuildImportedGroupOptions,
-  buildImportedGroup,
-  type CategorySource,
-  GROUP_FILE_SCHEMA_URL,
-  type ImportedGroup,
-  type ImportedTool,
-  type RenamedTool,
-} from './migrate/build-imported-group.js';
-export {
-  type ChangeBump,
-  diffGroups,
-  type GroupChange,
-  type GroupDiff,
-} from './migrate/diff-groups.js';
-export {
-  type DiffSchemasOptions,
-  diffSchemas,
-  type SchemaChange,
-  type SchemaChangeKind,
-  type SchemaEffect,
-} from './migrate/diff-schemas.js';
-export {
-  IMPORT_SOURCES,
-  type ImportSource,
-  type ImportToolListOptions,
-  importToolList,
-} from './migrate/import-tool-list.js';
-export { type MigrationReport, reportMigration } from './migrate/migration-report.js';
-export {
-  type GroupVersion,
-  parseGroupVersion,
-  readGroupVersion,
-} from './migrate/read-group-version.js';
-export {
-  type ActualBump,
-  type Bump,
-  isBumpSufficient,
-  measureBump,
-} from './migrate/semver-bump.js';
-export {
-  keywordDocument,
-  type SuggestKeywordsOptions,
-  suggestKeywords,
-} from './migrate/suggest-keywords.js';
-export { toGroupName } from './migrate/to-group-name.js';
-// provider translators, both directions
-export {
-  type FromProviderOptions,
-  fromProvider,
-  type ImportResult,
-} from './providers/from-provider.js';
-export { toCanonicalToolName } from './providers/import/to-canonical-tool-name.js';
+export { RegistryLoadError } from './load/registry-load-error.js';
 export {
   type AnthropicCacheControl,
   type AnthropicOptions,
@@ -173,10 +92,11 @@ export {
   type TranslationResult,
   type WireSchema,
 } from './providers/provider-types.js';
+// provider translation
 export { translate } from './providers/translate.js';
-export { TranslationError, type TranslationErrorCode } from './providers/translation-error.js';
+export { createTranslator, type Translator } from './providers/translator.js';
 export type { FallbackExecute, FallbackTool, ParamDefinition } from './registry/fallback-tools.js';
-export { paramsToJsonSchema } from './registry/fallback-tools.js';
+export type { MigrationStatus } from './registry/registry-snapshot.js';
 // per-turn selection and search
 export {
   DEFAULT_FALLBACK_K,
@@ -185,6 +105,7 @@ export {
 } from './select/resolve-select-options.js';
 export { DEFAULT_SEARCH_K } from './select/search-tools.js';
 export type {
+  ContextCheck,
   DropCode,
   DroppedTool,
   FallbackOption,
@@ -198,30 +119,12 @@ export type {
   SelectOptions,
   TypoMatch,
 } from './select/types.js';
-export {
-  type AnalyzedPart,
-  type AnalyzedToken,
-  createTextAnalyzer,
-  type StemmerOption,
-  type TextAnalyzer,
-  type TextAnalyzerOptions,
-} from './text/text-analyzer.js';
-export { type TextToken, tokenize } from './text/tokenize.js';
-export { type CreateRegistryOptions, createRegistry } from './toolcap/create-registry.js';
-export type { ExecutionOptions } from './toolcap/execution-settings.js';
-export { type LoadRegistryOptions, loadRegistry } from './toolcap/load-registry.js';
-export {
-  type ContextCheck,
-  type ListOptions,
-  type MigrationStatus,
-  Registry,
-  type RegistrySettings,
-} from './toolcap/registry.js';
-// hot reload
-export {
-  type RegistryChange,
-  type RegistryChangeListener,
-  type RegistryWatcher,
-  type WatchRegistryOptions,
-  watchRegistry,
-} from './watch/watch-registry.js';
+export { createRegistry } from './toolcap/create-registry.js';
+// loading and the registry
+export { loadRegistry } from './toolcap/load-registry.js';
+export type { ListOptions, Registry, RegistrySettings } from './toolcap/registry.js';
+export type {
+  CreateRegistryOptions,
+  ExecutionOptions,
+  LoadRegistryOptions,
+} from './toolcap/registry-options.js';

@@ -2,4 +2,12 @@
 import { createProcessIo } from './io.js';
 import { main } from './main.js';
 
-process.exitCode = await main(process.argv.slice(2), createProcessIo());
+const io = createProcessIo();
+const code = await main(process.argv.slice(2), io);
+const lost = io.outputError();
+if (lost !== undefined && code === 0) {
+  io.stderr(`toolcap: the output could not be written (${lost.code ?? lost.message})\n`);
+  process.exitCode = 1;
+} else {
+  process.exitCode = code;
+}

@@ -10,19 +10,42 @@ export interface CliIo {
   stdin?: NodeJS.ReadableStream;
 }
 
-/** The process's real streams. */
-export function createProcessIo(): CliIo {
+/** The process's streams, plus whether writing to stdout failed for another reason than EPIPE. */
+export interface ProcessIo extends CliIo {
+  /** A write error other than a closed pipe (a full disk, ...): the command's output is lost. */
+  outputError(): NodeJS.ErrnoException | undefined;
+}
+
+/**
+ * The process's real streams. A reader that goes away (`toolcap validate | head -1`) closes the
+ * pipe: later writes fail with EPIPE, emitted as an 'error' event that would crash the process
+ * with a stack trace. The command runs on and exits with its own code; only the output it can no
+ * longer deliver is dropped, as `cat` and `grep` do when they are not killed by SIGPIPE (Node
+ * ignores SIGPIPE).
+ */
+export function createProcessIo(): ProcessIo {
+  let stdoutClosed = false;
+  let stderrClosed = false;
+  let failure: NodeJS.ErrnoException | undefined;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    stdoutClosed = true;
+    if (error.code !== 'EPIPE') failure ??= error;
+  });
+  process.stderr.on('error', () => {
+    stderrClosed = true;
+  });
   return {
     stdout: (text) => {
-      process.stdout.write(text);
+      if (!stdoutClosed) process.stdout.write(text);
     },
     stderr: (text) => {
-      process.stderr.write(text);
+      if (!stderrClosed) process.stderr.write(text);
     },
     cwd: process.cwd(),
     env: process.env,
     isTty: process.stdout.isTTY === true,
     stdin: process.stdin,
+    outputError: () => failure,
   };
 }
 

@@ -26,6 +26,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   diff: () => import('./commands/diff.js'),
   migrate: () => import('./commands/migrate.js'),
   import: () => import('./commands/import.js'),
+  learn: () => import('./commands/learn.js'),
 };
 
 /**
@@ -41,8 +42,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     commandName === '-h'
   ) {
     const topic = commandName === 'help' ? args[0] : undefined;
-    if (topic !== undefined && Object.hasOwn(COMMANDS, topic)) {
-      io.stdout(`${(await COMMANDS[topic]!()).usage}\n`);
+    if (topic !== undefined) {
+      const load = Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
+      if (load === undefined) return unknownCommand(topic, io);
+      io.stdout(`${(await load()).usage}\n`);
       return 0;
     }
     if (commandName === undefined) {
@@ -57,22 +60,22 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 0;
   }
   const load = Object.hasOwn(COMMANDS, commandName) ? COMMANDS[commandName] : undefined;
-  if (load === undefined) {
-    const similar = suggestSimilar(commandName, Object.keys(COMMANDS));
-    const hint = similar.length > 0 ? ` Did you mean "toolcap ${similar[0]}"?` : '';
-    io.stderr(
-      `toolcap: unknown command "${commandName}".${hint} Run "toolcap help" for the list.\n`,
-    );
-    return 2;
-  }
+  if (load === undefined) return unknownCommand(commandName, io);
   const command = await load();
   try {
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof CliUsageError) {
-      if (error.message !== '') io.stderr(`toolcap: ${error.message}\n\n`);
-      (error.message === '' ? io.stdout : io.stderr)(`Usage: ${command.usage}\n`);
-      return error.message === '' ? 0 : 2;
+      // --help: the usage on stdout; a mistake: one line and where the help is, so the error
+      // does not scroll away above the whole usage
+      if (error.message === '') {
+        io.stdout(`Usage: ${command.usage}\n`);
+        return 0;
+      }
+      io.stderr(
+        `toolcap: ${error.message}\nRun "toolcap help ${error.command ?? commandName}" for its options.\n`,
+      );
+      return 2;
     }
     if (ToolcapError.isInstance(error)) {
       io.stderr(`toolcap: ${error.message}\n`);
@@ -83,6 +86,13 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr(`toolcap: unexpected error: ${detail}\n`);
     return 1;
   }
+}
+
+function unknownCommand(name: string, io: CliIo): number {
+  const similar = suggestSimilar(name, Object.keys(COMMANDS));
+  const hint = similar.length > 0 ? ` Did you mean "toolcap ${similar[0]}"?` : '';
+  io.stderr(`toolcap: unknown command "${name}".${hint} Run "toolcap help" for the list.\n`);
+  return 2;
 }
 
 async function generalHelp(): Promise<string> {

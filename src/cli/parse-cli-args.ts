@@ -94,21 +94,34 @@ export function positiveInteger(
   return Number(text);
 }
 
+/** How a `KEY=VALUE` option is written: its shape and an example (`--pin calendar=^1.2.0`). */
+export interface PairForm {
+  shape: string;
+  example: string;
+}
+
+/** `--context` pairs. */
+export const CONTEXT_PAIR: PairForm = { shape: 'KEY=VALUE', example: 'user_id=u1' };
+
+/** `--pin` pairs. */
+export const PIN_PAIR: PairForm = { shape: 'GROUP=RANGE', example: 'calendar=^1.2.0' };
+
 /**
- * `KEY=VALUE` pairs (e.g. `--context project_id=p1`) into an object with own properties only
+ * `KEY=VALUE` pairs (e.g. `--context user_id=u1`) into an object with own properties only
  * (a key such as `__proto__` stays a plain key).
  */
 export function keyValuePairs(
   command: string,
   option: string,
   value: ParsedArgs['values'][string],
+  form: PairForm = CONTEXT_PAIR,
 ): Record<string, string> {
   const entries: [string, string][] = [];
   for (const pair of stringList(value)) {
     const separator = pair.indexOf('=');
     if (separator <= 0) {
       throw new CliUsageError(
-        `--${option} expects KEY=VALUE (e.g. --${option} project_id=p1), got ${JSON.stringify(pair)}`,
+        `--${option} expects ${form.shape} (e.g. --${option} ${form.example}), got ${JSON.stringify(pair)}`,
         command,
       );
     }

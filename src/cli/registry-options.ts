@@ -1,7 +1,12 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ToolcapError } from '../errors/toolcap-error.js';
+import type { Diagnostic } from '../format/types.js';
+import type { ContextCheck } from '../select/types.js';
 import { loadRegistry } from '../toolcap/load-registry.js';
-import type { ContextCheck, Registry } from '../toolcap/registry.js';
+import type { Registry } from '../toolcap/registry.js';
+import type { LoadRegistryOptions } from '../toolcap/registry-options.js';
 import { errorMessage } from '../util/error-message.js';
 import { CliUsageError } from './cli-usage-error.js';
 import type { CliIo } from './io.js';
@@ -10,6 +15,7 @@ import {
   keyValuePairs,
   optionalString,
   type ParsedArgs,
+  PIN_PAIR,
   stringList,
 } from './parse-cli-args.js';
 
@@ -22,32 +28,70 @@ export const REGISTRY_OPTIONS: Readonly<Record<string, CliOption>> = {
 };
 
 /** Usage text for REGISTRY_OPTIONS. */
-export const REGISTRY_OPTIONS_USAGE = `  --schemas DIR            directory of *_tools.json files (repeatable; default ./schemas)
+export const REGISTRY_OPTIONS_USAGE = `  --schemas PATH           directory of *_tools.json files, or one such file (repeatable;
+                           default ./schemas)
   --pin GROUP=RANGE        use the highest version of GROUP matching RANGE (repeatable)
   --context-checks MODULE  module exporting context_check predicates by name
   --handlers DIR           directory of handler modules (repeatable; default ./handlers)`;
+
+/** The `loadRegistry` options the command line describes. */
+export async function cliLoadOptions(
+  command: string,
+  values: ParsedArgs['values'],
+  io: CliIo,
+  extra: { defaultSchemasOptional?: boolean } = {},
+): Promise<LoadRegistryOptions> {
+  const schemas = stringList(values.schemas);
+  const handlers = stringList(values.handlers);
+  const contextChecksModule = optionalString(values['context-checks']);
+  // external tools alone need no ./schemas: a missing default directory is then no error
+  const skipDefault =
+    schemas.length === 0 &&
+    extra.defaultSchemasOptional === true &&
+    !existsSync(resolve(io.cwd, 'schemas'));
+  return {
+    dirs: schemas.length > 0 ? schemas : skipDefault ? [] : ['schemas'],
+    cwd: io.cwd,
+    pins: keyValuePairs(command, 'pin', values.pin, PIN_PAIR),
+    ...(handlers.length > 0 ? { handlers } : {}),
+    ...(contextChecksModule !== undefined
+      ? { contextChecks: await importContextChecks(command, contextChecksModule, io.cwd) }
+      : {}),
+  };
+}
 
 /** Loads the registry the command line describes. */
 export async function loadCliRegistry(
   command: string,
   values: ParsedArgs['values'],
   io: CliIo,
-  extra: { strict?: boolean; checkExamples?: boolean } = {},
+  extra: { checkExamples?: boolean; defaultSchemasOptional?: boolean } = {},
 ): Promise<Registry> {
-  const schemas = stringList(values.schemas);
-  const handlers = stringList(values.handlers);
-  const contextChecksModule = optionalString(values['context-checks']);
+  const { checkExamples, ...rest } = extra;
   return loadRegistry({
-    dirs: schemas.length > 0 ? schemas : ['schemas'],
-    cwd: io.cwd,
-    pins: keyValuePairs(command, 'pin', values.pin),
-    ...(handlers.length > 0 ? { handlers } : {}),
-    ...(contextChecksModule !== undefined
-      ? { contextChecks: await importContextChecks(command, contextChecksModule, io.cwd) }
-      : {}),
-    ...(extra.strict !== undefined ? { strict: extra.strict } : {}),
-    ...(extra.checkExamples !== undefined ? { checkExamples: extra.checkExamples } : {}),
+    ...(await cliLoadOptions(command, values, io, rest)),
+    ...(checkExamples !== undefined ? { checkExamples } : {}),
   });
+}
+
+/**
+ * Fails (exit 1) when a schema path given with --schemas (or the default ./schemas) does not
+ * exist: a typo in a CI step or an MCP client's configuration must not pass as zero tools.
+ */
+export function requireSchemaDirs(diagnostics: readonly Diagnostic[]): void {
+  const missing = diagnostics.filter((diagnostic) => diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND');
+  if (missing.length === 0) return;
+  throw new ToolcapError(
+    'SCHEMAS_DIR_NOT_FOUND',
+    missing.map((diagnostic) => withFlagHint(diagnostic).message).join('\ntoolcap: '),
+  );
+}
+
+/** A diagnostic whose fix is a command-line flag, with that flag named. */
+export function withFlagHint(diagnostic: Diagnostic): Diagnostic {
+  return diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND'
+    ? { ...diagnostic, message: `${diagnostic.message} (--schemas PATH; default ./schemas)` }
+    : diagnostic;
 }
 
 async function importContextChecks(

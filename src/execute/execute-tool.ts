@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import type { JsonValue, RegisteredTool } from '../format/types.js';
-import type { Registry } from '../toolcap/registry.js';
 import { errorIdentity, errorMessage } from '../util/error-message.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution-limits.js';
+import type { ExecutionTarget } from './execution-target.js';
 import { runExternalTool } from './external/run-external-tool.js';
 import { resolveHandler } from './load-handler.js';
 import { runWithDeadline } from './run-with-deadline.js';
@@ -30,7 +30,7 @@ export const DEFAULT_DATA_DIR = '.toolcap/data';
  * (6) every failure after (1) is returned as `{ ok: false, error }`, never thrown.
  */
 export async function executeTool(
-  registry: Registry,
+  registry: ExecutionTarget,
   name: string,
   input: unknown,
   context: ToolContext,
@@ -96,7 +96,7 @@ export async function executeTool(
 type InvokeResult = { output: unknown } | { error: ToolCallError };
 
 async function invoke(
-  registry: Registry,
+  registry: ExecutionTarget,
   tool: RegisteredTool,
   input: Record<string, unknown>,
   context: ToolContext,
@@ -160,7 +160,7 @@ function pickContext(
   if (missing.length > 0) {
     return {
       code: 'MISSING_CONTEXT',
-      message: `Tool "${tool.name}" needs the context key${missing.length > 1 ? 's' : ''} ${missing.map((key) => `"${key}"`).join(', ')}, which the host did not provide. This is a setup problem, not a problem with the arguments: the host must pass ${missing.join(', ')} in the call context (e.g. --context ${missing[0]}=...).`,
+      message: `Tool "${tool.name}" needs the context key${missing.length > 1 ? 's' : ''} ${missing.map((key) => `"${key}"`).join(', ')}, which the host did not provide. This is a setup problem, not a problem with the arguments: the host must pass ${missing.join(', ')} in the call context.`,
       details: { missing, required: [...tool.metadata.requires_context] },
     };
   }
@@ -238,7 +238,7 @@ function finishOutput(tool: RegisteredTool, raw: unknown, maxOutputBytes: number
   if (tool.output_schema !== undefined) {
     const validate = compileOrError(tool, tool.output_schema, 'output_schema');
     if (typeof validate !== 'function') return validate;
-    const result = validate(output);
+    const result = validate(output, 'output');
     if (!result.valid) {
       const problems = result.issues.map((issue) => ({
         pointer: issue.pointer,
@@ -247,12 +247,10 @@ function finishOutput(tool: RegisteredTool, raw: unknown, maxOutputBytes: number
       }));
       return failure(
         'INVALID_OUTPUT',
+        // each message already names its field ("output must be object", "/count must be ...")
         `Tool "${tool.name}" returned output that does not match its output_schema: ${problems
           .slice(0, 5)
-          .map(
-            (problem) =>
-              `${problem.pointer === '' ? '(output)' : problem.pointer}: ${problem.message}`,
-          )
+          .map((problem) => problem.message)
           .join('; ')}. This is a bug in the tool's handler, not in the call.`,
         problems,
       );

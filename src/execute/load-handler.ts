@@ -8,17 +8,28 @@ import type { ToolCallError, ToolDispatcher, ToolHandler } from './types.js';
 /** A loaded handler module, as far as execute cares. */
 export type HandlerModule = Readonly<Record<string, unknown>>;
 
-/** A resolved implementation of one tool. */
+/** A resolved implementation of one tool; `file` is the module's absolute path. */
 export type ResolvedHandler =
   | { kind: 'tool'; handler: ToolHandler; file: string }
   | { kind: 'dispatcher'; handler: ToolDispatcher; file: string };
 
+/** A loaded module: its absolute path, and the short name messages use (`handlers/x.js`). */
+interface LoadedModule {
+  module: HandlerModule;
+  file: string;
+  shown: string;
+}
+
 // JavaScript first: it runs everywhere. TypeScript runs under vitest/tsx or Node with type
-// stripping; elsewhere its compiled twin in dist/ is used.
+// stripping; elsewhere its compiled twin in ../dist/<dir>/ is used when there is one (the layout
+// `tsc` gives this package's own handlers/).
+//
+// Tool errors go to the model: their messages and details name a module by its handler
+// directory's base name and its file name (`handlers/github.ts`), never by an absolute path.
 const JAVASCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs'];
 const TYPESCRIPT_EXTENSIONS = ['.ts', '.mts'];
 
-const loaded = new Map<string, { module: HandlerModule; file: string }>();
+const loaded = new Map<string, LoadedModule>();
 
 /**
  * Finds the function that implements `toolName` in `handlers/<executor>`, searching
@@ -39,7 +50,7 @@ export async function resolveHandler(
   }
   const found = await loadHandlerModule(handlerDirs, executor);
   if ('code' in found) return found;
-  const { module, file } = found;
+  const { module, file, shown } = found;
   const sources: Readonly<Record<string, unknown>>[] = [module];
   const fallback = module.default;
   if (fallback !== null && typeof fallback === 'object') {
@@ -60,15 +71,15 @@ export async function resolveHandler(
   const exported = Object.keys(module).filter((key) => typeof module[key] === 'function');
   return {
     code: 'HANDLER_NOT_FOUND',
-    message: `Handler module ${file} exports no function "${toolName}" and no execute(toolName, input, context); it exports ${exported.length > 0 ? exported.join(', ') : 'no functions'}. Export a function named after the tool.`,
-    details: { executor, file, exports: exported },
+    message: `Handler module ${shown} exports no function "${toolName}" and no execute(toolName, input, context); it exports ${exported.length > 0 ? exported.join(', ') : 'no functions'}. Export a function named after the tool.`,
+    details: { executor, file: shown, exports: exported },
   };
 }
 
 async function loadHandlerModule(
   handlerDirs: readonly string[],
   executor: string,
-): Promise<{ module: HandlerModule; file: string } | ToolCallError> {
+): Promise<LoadedModule | ToolCallError> {
   const cacheKey = `${handlerDirs.join('\0')}\0${executor}`;
   const cached = loaded.get(cacheKey);
   if (cached !== undefined) return cached;
@@ -76,17 +87,19 @@ async function loadHandlerModule(
   for (const dir of handlerDirs) {
     const realDir = await realpathOrUndefined(dir);
     if (realDir === undefined) continue;
+    const name = basename(dir);
     for (const extension of JAVASCRIPT_EXTENSIONS) {
       const file = await fileInside(realDir, `${executor}${extension}`);
       if (file === undefined) continue;
-      const result = await importHandler(file, executor);
+      const result = await importHandler(file, `${name}/${executor}${extension}`, executor);
       if ('module' in result) loaded.set(cacheKey, result);
       return result;
     }
     for (const extension of TYPESCRIPT_EXTENSIONS) {
       const file = await fileInside(realDir, `${executor}${extension}`);
       if (file === undefined) continue;
-      const result = await importHandler(file, executor);
+      const shown = `${name}/${executor}${extension}`;
+      const result = await importHandler(file, shown, executor);
       if ('module' in result) {
         loaded.set(cacheKey, result);
         return result;
@@ -95,36 +108,43 @@ async function loadHandlerModule(
       if (twin === undefined) {
         return {
           ...result,
-          message: `${result.message}. ${file} is TypeScript, which this Node.js cannot import, and no compiled twin exists at ${join(twinDirectory(dir), `${executor}.js`)}: run "npm run build" (it compiles handlers/*.ts to dist/handlers/*.js) or point --handlers at a directory of .js handlers.`,
+          message: `${result.message}. ${shown} is TypeScript, which this Node.js process cannot import: compile it to JavaScript (for example with tsc) and put the .js file in a handler directory, or run Node.js with a TypeScript loader (node --import tsx, or --experimental-strip-types on Node.js 22.6 and later).`,
         };
       }
-      const built = await importHandler(twin, executor);
+      const built = await importHandler(twin, `dist/${name}/${basename(twin)}`, executor);
       if ('module' in built) loaded.set(cacheKey, built);
       return built;
     }
   }
+  const searched = handlerDirs.map((dir) => basename(dir));
   return {
     code: 'HANDLER_NOT_FOUND',
-    message: `No handler module for executor "${executor}": looked for ${executor}.js/.mjs/.cjs/.ts in ${handlerDirs.length > 0 ? handlerDirs.join(', ') : '(no handler dirs)'}. Add handlers/${executor}.js or pass --handlers DIR.`,
-    details: { executor, searched: [...handlerDirs] },
+    message: `No handler module for executor "${executor}": looked for ${executor}.js/.mjs/.cjs/.ts in ${searched.length > 0 ? searched.join(', ') : '(no handler directories)'}. Add ${executor}.js to a handler directory, or add the directory that holds it to the handlers option.`,
+    details: { executor, searched },
   };
 }
 
 async function importHandler(
   file: string,
+  shown: string,
   executor: string,
-): Promise<{ module: HandlerModule; file: string } | ToolCallError> {
+): Promise<LoadedModule | ToolCallError> {
+  const url = pathToFileURL(file).href;
   try {
-    const module = (await import(pathToFileURL(file).href)) as HandlerModule;
-    return { module, file };
+    const module = (await import(url)) as HandlerModule;
+    return { module, file, shown };
   } catch (error) {
-    const reason = errorMessage(error);
+    // import errors quote the module's URL or path (and sometimes its directory's)
+    const reason = errorMessage(error)
+      .replaceAll(url, shown)
+      .replaceAll(file, shown)
+      .replaceAll(dirname(file), dirname(shown));
     const code =
       error !== null && typeof error === 'object' && 'code' in error ? String(error.code) : '';
     return {
       code: 'HANDLER_LOAD_FAILED',
-      message: `Handler module ${file} for executor "${executor}" could not be imported: ${reason}`,
-      details: { executor, file, reason, ...(code !== '' ? { error_code: code } : {}) },
+      message: `Handler module ${shown} for executor "${executor}" could not be imported: ${reason}`,
+      details: { executor, file: shown, reason, ...(code !== '' ? { error_code: code } : {}) },
     };
   }
 }

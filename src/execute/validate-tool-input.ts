@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { JsonSchema, RegisteredTool } from '../format/types.js';
 import { type CompiledSchema, compileSchema } from '../json-schema/compile-schema.js';
 import { removeNullOptionals } from '../json-schema/remove-null-optionals.js';
@@ -74,7 +75,8 @@ function compileFailure(
     ok: false,
     error: {
       code: 'SCHEMA_COMPILE_FAILED',
-      message: `The ${field} of tool "${tool.name}" could not be compiled (${reason}); fix the group file${tool.file === undefined ? '' : ` ${tool.file}`}.`,
+      // the model reads this: the file's name, not where it lives on the server
+      message: `The ${field} of tool "${tool.name}" could not be compiled (${reason}); fix the group file${tool.file === undefined ? '' : ` ${basename(tool.file)}`}.`,
       details: { field, reason },
     },
   };

@@ -18,6 +18,10 @@ export interface LoadLimits {
   maxDescriptionLength: number;
   /** Longest `pattern` regex source, in characters (INVALID_PATTERN). Default 1,000. */
   maxPatternLength: number;
+  /** Most `example_requests` of one tool (TOO_MANY_EXAMPLE_REQUESTS). Default 50. */
+  maxExampleRequests: number;
+  /** Longest example request, in characters (INVALID_EXAMPLE_REQUEST). Default 500. */
+  maxExampleRequestLength: number;
 }
 
 /** The defaults; see each field. */
@@ -31,6 +35,8 @@ export const DEFAULT_LOAD_LIMITS: Readonly<LoadLimits> = Object.freeze({
   maxKeywordLength: 100,
   maxDescriptionLength: 10_000,
   maxPatternLength: 1_000,
+  maxExampleRequests: 50,
+  maxExampleRequestLength: 500,
 });
 
 /** Fills unspecified limits with the defaults. */

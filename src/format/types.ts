@@ -70,6 +70,12 @@ export interface ToolDefinition {
   annotations?: ToolAnnotations;
   /** Example inputs, each valid against `input_schema`. */
   examples?: readonly JsonObject[];
+  /**
+   * User messages this tool serves ("book a room for Tuesday at 3"), matched by selection and
+   * search like the description; never sent to a provider. Distinct, non-empty, bounded by
+   * `limits.maxExampleRequests` and `limits.maxExampleRequestLength`.
+   */
+  example_requests?: readonly string[];
   metadata: ToolMetadata;
 }
 

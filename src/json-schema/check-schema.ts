@@ -1,8 +1,8 @@
+import type { DiagnosticCode } from '../format/diagnostic-codes.js';
 import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
 import type { LoadLimits } from '../format/limits.js';
-import type { DiagnosticCode } from '../load/diagnostic-codes.js';
-import { listNames, quoteValue } from '../load/quote-value.js';
 import { errorMessage } from '../util/error-message.js';
+import { listNames, quoteValue } from '../util/quote-value.js';
 import { findCatastrophicBacktracking } from './find-catastrophic-backtracking.js';
 
 /** A problem inside one schema; `pointer` is relative to the schema root. */
@@ -10,7 +10,42 @@ export interface SchemaProblem {
   code: DiagnosticCode;
   pointer: string;
   message: string;
+  /** Set for problems that do not stop the tool from loading; the others are errors. */
+  severity?: 'warning';
 }
+
+/**
+ * The `format` values checked at run time: ajv-formats' full set, in its order (a test keeps the
+ * two in step). Any other format is ignored by ajv, so any string passes it.
+ */
+export const KNOWN_FORMATS: ReadonlySet<string> = new Set([
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'password',
+  'binary',
+]);
 
 /** The JSON Schema dialects tool schemas may use. */
 export type SchemaDialect = '2020-12' | 'draft-07';
@@ -208,8 +243,9 @@ interface PropertyScope {
 /**
  * Checks the rules a tool schema must meet beyond the meta-schema (seed 000 rules and what
  * providers reject): every property and array item is typed, `required` names defined
- * properties, arrays have `items`, `$ref` is local and resolves, patterns compile. Call it
- * only after `measureAndFreeze` passed (it recurses, bounded by maxSchemaDepth).
+ * properties, arrays have `items`, `$ref` is local and resolves, patterns compile; a `format`
+ * nothing checks is a warning. Call it only after `measureAndFreeze` passed (it recurses,
+ * bounded by maxSchemaDepth).
  */
 export function checkSchema(
   schema: Record<string, unknown>,
@@ -342,6 +378,16 @@ function walk(node: unknown, context: WalkContext, enclosing: PropertyScope | un
         break;
       case 'pattern':
         if (typeof value === 'string') checkPattern(value, context, 'pattern');
+        break;
+      case 'format':
+        if (typeof value === 'string' && !KNOWN_FORMATS.has(value)) {
+          context.problems.push({
+            code: 'UNKNOWN_FORMAT',
+            pointer: pointerOf(context, 'format'),
+            message: `format ${quoteValue(value)} is not a format toolcap checks, so any string passes (known formats: ${[...KNOWN_FORMATS].join(', ')}); use one of them, or describe the value with "pattern" instead`,
+            severity: 'warning',
+          });
+        }
         break;
       case 'properties':
       case 'patternProperties':

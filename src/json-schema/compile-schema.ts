@@ -23,8 +23,11 @@ export interface SchemaIssue {
 /** The result of validating one value. */
 export type SchemaValidationResult = { valid: true } | { valid: false; issues: SchemaIssue[] };
 
-/** A compiled, reusable validator. */
-export type CompiledSchema = (data: unknown) => SchemaValidationResult;
+/**
+ * A compiled, reusable validator. `subject` names the validated value in messages about its
+ * root (default `"input"`: "input must be object"; `"output"` for a tool's result).
+ */
+export type CompiledSchema = (data: unknown, subject?: string) => SchemaValidationResult;
 
 /**
  * Longest string matched against a `pattern` (or a `patternProperties` key), in characters. A
@@ -97,6 +100,9 @@ function createEngine(dialect: Dialect): AjvInstance {
     // model input is untrusted: "required" and "properties" look at own properties only, so
     // Object.prototype members (constructor, toString, __proto__) never count as present
     ownProperties: true,
+    // a library never prints: ajv would warn on the console about an unknown format at every
+    // compile; the loader reports those as UNKNOWN_FORMAT warnings instead
+    logger: false,
     code: { regExp: boundedRegExp },
   };
   let engine: AjvInstance;
@@ -136,11 +142,11 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
   const dialect = schemaDialect(schema) ?? '2020-12';
   const validate: ValidateFunction = engineFor(dialect).compile(withRootId(schema));
   compileCount++;
-  const compiled: CompiledSchema = (data) => {
+  const compiled: CompiledSchema = (data, subject = 'input') => {
     if (validate(data)) return VALID;
     return {
       valid: false,
-      issues: (validate.errors ?? []).map((error) => describeIssue(error, data)),
+      issues: (validate.errors ?? []).map((error) => describeIssue(error, data, subject)),
     };
   };
   cache.set(schema, compiled);
@@ -163,8 +169,8 @@ export function getCompileCount(): number {
   return compileCount;
 }
 
-function describeIssue(error: ErrorObject, data: unknown): SchemaIssue {
-  const where = error.instancePath === '' ? 'input' : error.instancePath;
+function describeIssue(error: ErrorObject, data: unknown, subject: string): SchemaIssue {
+  const where = error.instancePath === '' ? subject : error.instancePath;
   const params = error.params as Record<string, unknown>;
   let message: string;
   switch (error.keyword) {

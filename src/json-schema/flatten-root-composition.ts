@@ -1,5 +1,5 @@
+import { TranslationError } from '../errors/translation-error.js';
 import { getAtPointer } from '../format/json-pointer.js';
-import { TranslationError } from '../providers/translation-error.js';
 import {
   appendNotes,
   declaredTypes,

@@ -1,5 +1,5 @@
+import { TranslationError } from '../errors/translation-error.js';
 import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
-import { TranslationError } from '../providers/translation-error.js';
 import {
   SCHEMA_LIST_KEYWORDS,
   SCHEMA_MAP_KEYWORDS,

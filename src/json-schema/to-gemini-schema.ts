@@ -1,6 +1,6 @@
+import { TranslationError } from '../errors/translation-error.js';
 import { escapePointerToken } from '../format/json-pointer.js';
-import type { GeminiSchema, GeminiType } from '../providers/provider-types.js';
-import { TranslationError } from '../providers/translation-error.js';
+import type { GeminiSchema, GeminiType } from './gemini-schema.js';
 import { mergeAllOf } from './merge-all-of.js';
 import {
   appendNotes,

@@ -3,8 +3,8 @@ import { getAtPointer } from '../format/json-pointer.js';
 import type { LoadLimits } from '../format/limits.js';
 import type { Diagnostic } from '../format/types.js';
 import { errorMessage } from '../util/error-message.js';
+import { quoteValue } from '../util/quote-value.js';
 import { type DuplicateKey, type JsonDocument, parseJsonDocument } from './parse-json-document.js';
-import { quoteValue } from './quote-value.js';
 import {
   type GroupValidation,
   type ValidateGroupOptions,

@@ -1,4 +1,5 @@
 import valid from 'semver/functions/valid.js';
+import type { DiagnosticCode } from '../format/diagnostic-codes.js';
 import {
   validateGroupHeader,
   validateTool,
@@ -25,9 +26,9 @@ import {
   schemaDialect,
   suggestJsonSchemaType,
 } from '../json-schema/check-schema.js';
+import { quoteValue } from '../util/quote-value.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
-import type { DiagnosticCode } from './diagnostic-codes.js';
-import { quoteValue } from './quote-value.js';
+import { checkExampleRequests } from './check-example-requests.js';
 import { validateExamples } from './validate-examples.js';
 
 /** A problem found in one group document; `pointer` is absolute within the file. */
@@ -99,6 +100,7 @@ const TOOL_FIELDS = [
   'tags',
   'annotations',
   'examples',
+  'example_requests',
   'input_schema',
   'output_schema',
   'metadata',
@@ -344,7 +346,7 @@ function validateToolEntry(
     for (const problem of checkSchema(schema, limits)) {
       if (reported?.has(`${pointer}/${field}${problem.pointer}`) === true) continue;
       problems.push({
-        severity: 'error',
+        severity: problem.severity ?? 'error',
         code: problem.code,
         pointer: `${pointer}/${field}${problem.pointer}`,
         message: `${toolLabel(tool, pointer)}: ${field}${problem.pointer}: ${problem.message}`,
@@ -408,6 +410,16 @@ function validateToolEntry(
       });
     }
     definition.examples = examples;
+  }
+  if (Array.isArray(tool.example_requests)) {
+    const checked = checkExampleRequests(
+      tool.example_requests as string[],
+      pointer,
+      toolLabel(tool, pointer),
+      limits,
+    );
+    problems.push(...checked.problems);
+    definition.example_requests = Object.freeze(checked.kept);
   }
   if (problems.some((problem) => problem.severity === 'error')) return undefined;
   return Object.freeze(definition);
@@ -682,7 +694,20 @@ function describeToolError(
         pointer,
         `${toolName}: latency_estimate ${quoteValue(value)} is not one of fast, medium, slow`,
       );
+    case '/example_requests':
+      return fail(
+        'INVALID_FIELD',
+        pointer,
+        `${toolName}: example_requests must be an array of strings, the user messages the tool serves (e.g. ["book a room for Tuesday at 3"])`,
+      );
     default:
+      if (path.startsWith('/example_requests/')) {
+        return fail(
+          'INVALID_EXAMPLE_REQUEST',
+          pointer,
+          `${toolName}: ${path.slice(1)} must be a non-empty string, a user message the tool serves; write the request or remove the entry`,
+        );
+      }
       if (path.startsWith('/metadata/requires_context')) {
         return fail(
           'INVALID_FIELD',

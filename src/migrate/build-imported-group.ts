@@ -50,6 +50,11 @@ export interface BuildImportedGroupOptions {
   reservedNames?: ReadonlySet<string>;
   /** Names the source in the default description, e.g. `tools.json (openai)`. */
   sourceLabel?: string;
+  /**
+   * The `"$schema"` the file gets, for editors: a URL, or a path relative to the written file.
+   * Default `GROUP_FILE_SCHEMA_URL`.
+   */
+  schema?: string;
   limits?: LoadLimits;
 }
 
@@ -135,7 +140,7 @@ export function buildImportedGroup(
     });
   }
   const document: Record<string, unknown> = {
-    $schema: GROUP_FILE_SCHEMA_URL,
+    $schema: options.schema ?? GROUP_FILE_SCHEMA_URL,
     group: options.group,
     version: options.version ?? DEFAULT_VERSION,
     description:

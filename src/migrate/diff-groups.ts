@@ -363,6 +363,22 @@ function diffTool(
       message: `tool "${tool}": examples changed`,
     });
   }
+  const oldRequests = before.example_requests ?? [];
+  const newRequests = after.example_requests ?? [];
+  if (!jsonEqual(oldRequests, newRequests)) {
+    // they only steer selection (which message brings the tool up), never what a call does
+    const kept = new Set(newRequests);
+    const previous = new Set(oldRequests);
+    const added = newRequests.filter((request) => !previous.has(request)).length;
+    const removed = oldRequests.filter((request) => !kept.has(request)).length;
+    add({
+      kind: 'example_requests_changed',
+      tool,
+      pointer: field('example_requests', after.example_requests !== undefined),
+      bump: 'patch',
+      message: `tool "${tool}": example_requests changed (${added} added, ${removed} removed${added === 0 && removed === 0 ? ', reordered' : ''})`,
+    });
+  }
 
   const inputChanges = diffSchemas(before.input_schema, after.input_schema, {
     oldPointer: `${oldBase}/input_schema`,

@@ -2,6 +2,8 @@ import { ToolcapError } from '../errors/toolcap-error.js';
 import { GROUP_NAME_PATTERN } from '../format/names.js';
 import type { ToolDefinition, Warning } from '../format/types.js';
 import { fromProvider } from '../providers/from-provider.js';
+import { parametersPlace, toolFormatsOf } from '../providers/import/extract-provider-tools.js';
+import { PayloadFormatError } from '../providers/import/payload-format-error.js';
 import { PROVIDER_IDS, type ProviderId } from '../providers/provider-types.js';
 import {
   type BuildImportedGroupOptions,
@@ -34,7 +36,9 @@ export interface ImportToolListOptions extends BuildImportedGroupOptions {
  * converts every tool with `fromProvider` (names made valid, messy types repaired, a warning
  * each), fills in categories `fromProvider` could not infer from the first verb of the
  * description (else `mutation`, with a `CATEGORY_DEFAULTED` warning), then builds and checks the
- * group document (`buildImportedGroup`). Pure: no file is read or written.
+ * group document (`buildImportedGroup`). Pure: no file is read or written. Throws a
+ * `PayloadFormatError` (a `TranslationError`, code `INVALID_PAYLOAD`, naming the formats that fit)
+ * when the tools keep their parameters where another format's tools do.
  */
 export function importToolList(input: unknown, options: ImportToolListOptions): ImportedGroup {
   if (!GROUP_NAME_PATTERN.test(options.group) || options.group.length > 64) {
@@ -45,6 +49,7 @@ export function importToolList(input: unknown, options: ImportToolListOptions): 
   }
   const warnings: Warning[] = [];
   let entries = unwrapToolList(input);
+  checkParamsFormat(entries, options.from);
   let provider: ProviderId;
   if (options.from === 'params') {
     const converted = paramsToCanonical(entries);
@@ -75,6 +80,41 @@ export function importToolList(input: unknown, options: ImportToolListOptions): 
   });
   const built = buildImportedGroup(tools, options);
   return { ...built, warnings: [...warnings, ...built.warnings] };
+}
+
+const PARAMS_PLACE = '"params"';
+
+/** Seed-003 tools read as a provider, or provider tools read as seed-003: name what fits. */
+function checkParamsFormat(entries: readonly unknown[], from: ImportSource): void {
+  entries.forEach((entry, index) => {
+    if (entry === null || typeof entry !== 'object') return;
+    const tool = entry as Record<string, unknown>;
+    const toolName = typeof tool.name === 'string' ? tool.name : undefined;
+    const isParamsTool = Array.isArray(tool.params) || Array.isArray(tool.parameters);
+    if (from !== 'params' && isParamsTool && toolName !== undefined) {
+      throw new PayloadFormatError({
+        readAs: from,
+        readAsPlace: parametersPlace(from),
+        fits: ['params'],
+        place: PARAMS_PLACE,
+        index,
+        toolName,
+      });
+    }
+    if (from === 'params' && !isParamsTool) {
+      const fits = toolFormatsOf(entry);
+      const best = fits[0];
+      if (best === undefined) return;
+      throw new PayloadFormatError({
+        readAs: 'params',
+        readAsPlace: PARAMS_PLACE,
+        fits,
+        place: parametersPlace(best),
+        index,
+        toolName,
+      });
+    }
+  });
 }
 
 function decideCategory(

@@ -20,7 +20,7 @@ const TOOL_SEARCH_TOOLS: Readonly<Record<'bm25' | 'regex', AnthropicToolSearchTo
 /**
  * Anthropic Messages: `{ name, description, input_schema }` with the schema kept as JSON Schema
  * 2020-12 (local `$ref`s stay; draft-04/07 constructs are upgraded) and no top-level
- * `anyOf`/`oneOf`/`allOf`. Options: `cacheControl` on the last tool, `deferLoading` (tool
+ * `anyOf`/`oneOf`/`allOf`. Options: `cacheControl` on the last tool sent in full, `deferLoading` (tool
  * search; the BM25 search tool is added in front unless `toolSearch: false`).
  */
 export const anthropicTranslator: ProviderTranslator<'anthropic', AnthropicTool> = {
@@ -58,10 +58,19 @@ export const anthropicTranslator: ProviderTranslator<'anthropic', AnthropicTool>
       }
     }
     const cacheControl = resolveCacheControl(options.cacheControl);
-    const lastIndex = payload.length - 1;
-    const last = payload[lastIndex];
-    if (cacheControl !== undefined && last !== undefined && !('type' in last)) {
-      payload[lastIndex] = { ...last, cache_control: cacheControl };
+    if (cacheControl !== undefined) {
+      // the breakpoint goes on the last tool sent in full: Anthropic rejects cache_control on a
+      // deferred tool ("cannot have both defer_loading=true and cache_control set")
+      const anchor = payload.findLastIndex((entry) => !('type' in entry) && !entry.defer_loading);
+      if (anchor >= 0) {
+        payload[anchor] = { ...(payload[anchor] as AnthropicTool), cache_control: cacheControl };
+      } else if (prepared.length > 0) {
+        warnings.push({
+          code: 'CACHE_CONTROL_SKIPPED',
+          message:
+            'cacheControl was not applied: every tool is deferred, and Anthropic rejects cache_control on a deferred tool. Keep at least one tool loaded (deferLoading as a list of names) to place a cache breakpoint',
+        });
+      }
     }
     return { payload, tools: prepared.map((item) => item.tool), warnings };
   },

@@ -1,3 +1,4 @@
+import { TranslationError } from '../errors/translation-error.js';
 import { isValidExecutorName, isValidToolName, normalizeTags } from '../format/names.js';
 import type {
   CostEstimate,
@@ -15,7 +16,6 @@ import { annotationsBeyondCategory, inferCategory } from './import/infer-categor
 import { normalizeImportedSchema } from './import/normalize-imported-schema.js';
 import { toCanonicalToolName } from './import/to-canonical-tool-name.js';
 import { isProviderId, PROVIDER_IDS, type ProviderId } from './provider-types.js';
-import { TranslationError } from './translation-error.js';
 
 /** Options of `fromProvider`: the defaults imported tools get for what providers do not carry. */
 export interface FromProviderOptions {

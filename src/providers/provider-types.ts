@@ -4,6 +4,7 @@
  * `test/providers/sdk-types.test.ts` proves they are assignable to the official SDK types.
  */
 
+import type { ProviderId } from '../format/provider-ids.js';
 import type {
   CostEstimate,
   JsonSchema,
@@ -12,24 +13,7 @@ import type {
   Warning,
 } from '../format/types.js';
 
-/** Every provider `translate` and `fromProvider` support. */
-export const PROVIDER_IDS = [
-  'openai',
-  'openai-responses',
-  'anthropic',
-  'google',
-  'bedrock',
-  'mcp',
-  'canonical',
-] as const;
-
-/** A provider id: `openai` is Chat Completions, `openai-responses` the Responses API. */
-export type ProviderId = (typeof PROVIDER_IDS)[number];
-
-/** Whether `value` is a provider id. */
-export function isProviderId(value: unknown): value is ProviderId {
-  return typeof value === 'string' && (PROVIDER_IDS as readonly string[]).includes(value);
-}
+export { isProviderId, PROVIDER_IDS, type ProviderId } from '../format/provider-ids.js';
 
 // ---------------------------------------------------------------------------------------------
 // options
@@ -175,36 +159,9 @@ export type AnthropicToolSearchTool =
 /** One entry of the Anthropic `tools` array. */
 export type AnthropicToolEntry = AnthropicTool | AnthropicToolSearchTool;
 
-/** Gemini `Type` values (OpenAPI types, upper case as the API's enum names). */
-export type GeminiType = 'STRING' | 'NUMBER' | 'INTEGER' | 'BOOLEAN' | 'ARRAY' | 'OBJECT';
+import type { GeminiSchema } from '../json-schema/gemini-schema.js';
 
-/**
- * Gemini `Schema` (OpenAPI 3.0 subset). Integer-valued limits are strings: the API declares
- * them int64, whose JSON form is a string (the SDK types them `string`).
- */
-export interface GeminiSchema {
-  type?: GeminiType;
-  format?: string;
-  title?: string;
-  description?: string;
-  nullable?: boolean;
-  enum?: string[];
-  items?: GeminiSchema;
-  minItems?: string;
-  maxItems?: string;
-  properties?: Record<string, GeminiSchema>;
-  required?: string[];
-  minProperties?: string;
-  maxProperties?: string;
-  minLength?: string;
-  maxLength?: string;
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-  anyOf?: GeminiSchema[];
-  default?: unknown;
-  example?: unknown;
-}
+export type { GeminiSchema, GeminiType } from '../json-schema/gemini-schema.js';
 
 /** Gemini `FunctionDeclaration`. `parameters` is absent for tools without parameters. */
 export interface GeminiFunctionDeclaration {

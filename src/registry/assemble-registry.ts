@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import compare from 'semver/functions/compare.js';
 import { formatPointer } from '../format/json-pointer.js';
+import type { LoadLimits } from '../format/limits.js';
 import type {
   Diagnostic,
   RegisteredGroup,
@@ -11,13 +12,17 @@ import type {
 } from '../format/types.js';
 import type { TextPosition } from '../load/parse-json-document.js';
 import { validateGroupDocument } from '../load/validate-group-file.js';
-import { type MigrationStatus, Registry, type RegistrySettings } from '../toolcap/registry.js';
 import {
   FALLBACK_GROUP,
   type FallbackExecute,
   type FallbackTool,
   fallbackToolToEntry,
 } from './fallback-tools.js';
+import {
+  createSnapshot,
+  type MigrationStatus,
+  type RegistrySnapshot,
+} from './registry-snapshot.js';
 
 const require = createRequire(import.meta.url);
 
@@ -45,13 +50,20 @@ export interface CandidateGroup {
   locate?: (pointer: string) => TextPosition | undefined;
 }
 
-/** Input of `assembleRegistry`. */
+/** Input of `assembleSnapshot`. */
 export interface AssembleInput {
   candidates: readonly CandidateGroup[];
+  /** Diagnostics found so far; the ones assembly finds are appended. */
   diagnostics: Diagnostic[];
-  settings: RegistrySettings;
+  limits: LoadLimits;
   pins?: Readonly<Record<string, string>>;
   fallbackTools?: readonly FallbackTool[];
+}
+
+/** A snapshot and the implementations of its code-defined (fallback) tools, by tool name. */
+export interface AssembledSnapshot {
+  snapshot: RegistrySnapshot;
+  fallbackImplementations: ReadonlyMap<string, FallbackExecute>;
 }
 
 /**
@@ -60,8 +72,8 @@ export interface AssembleInput {
  * duplicate tool names across groups, applies the total-tools limit, and adds code-defined
  * fallback tools where JSON does not define them.
  */
-export function assembleRegistry(input: AssembleInput): Registry {
-  const { diagnostics, settings } = input;
+export function assembleSnapshot(input: AssembleInput): AssembledSnapshot {
+  const { diagnostics, limits } = input;
   const chosen = chooseVersions(input.candidates, input.pins ?? {}, diagnostics);
 
   const tools: RegisteredTool[] = [];
@@ -87,7 +99,7 @@ export function assembleRegistry(input: AssembleInput): Registry {
         );
         return;
       }
-      if (tools.length >= settings.limits.maxTools) {
+      if (tools.length >= limits.maxTools) {
         if (!limitReported) {
           limitReported = true;
           diagnostics.push(
@@ -96,7 +108,7 @@ export function assembleRegistry(input: AssembleInput): Registry {
               'error',
               'TOO_MANY_TOOLS',
               pointer,
-              `the registry already holds ${settings.limits.maxTools} tools (limits.maxTools); this tool and the rest are skipped. Raise the limit or load fewer groups`,
+              `the registry already holds ${limits.maxTools} tools (limits.maxTools); this tool and the rest are skipped. Raise the limit or load fewer groups`,
             ),
           );
         }
@@ -137,20 +149,17 @@ export function assembleRegistry(input: AssembleInput): Registry {
     tools,
     groups,
     diagnostics,
-    settings,
+    limits,
   );
   const migration: MigrationStatus = Object.freeze({
     jsonOnly: Object.freeze([...jsonNames].filter((name) => !fallback.all.has(name)).sort()),
     fallbackOnly: Object.freeze([...fallback.registered].sort()),
     both: Object.freeze([...fallback.all].filter((name) => jsonNames.has(name)).sort()),
   });
-  return new Registry({
-    tools,
-    groups,
-    diagnostics,
-    migration,
-    settings: { ...settings, fallbackImplementations: fallback.implementations },
-  });
+  return {
+    snapshot: createSnapshot({ tools, groups, diagnostics, migration }),
+    fallbackImplementations: fallback.implementations,
+  };
 }
 
 /** Where a registered tool comes from. */
@@ -187,6 +196,7 @@ function RegisteredToolFields(
   if (tool.annotations !== undefined) this.annotations = tool.annotations;
   if (tool.tags !== undefined) this.tags = tool.tags;
   if (tool.examples !== undefined) this.examples = tool.examples;
+  if (tool.example_requests !== undefined) this.example_requests = tool.example_requests;
   if (file !== undefined) this.file = file;
 }
 RegisteredToolFields.prototype = Object.prototype;
@@ -292,11 +302,11 @@ function addFallbackTools(
   tools: RegisteredTool[],
   groups: RegisteredGroup[],
   diagnostics: Diagnostic[],
-  settings: RegistrySettings,
+  limits: LoadLimits,
 ): { all: Set<string>; registered: Set<string>; implementations: Map<string, FallbackExecute> } {
   const all = new Set<string>();
   const registered = new Set<string>();
-  const implementations = new Map(settings.fallbackImplementations);
+  const implementations = new Map<string, FallbackExecute>();
   const byGroup = new Map<string, { names: string[] }>();
   fallbackTools.forEach((fallbackTool, index) => {
     const label = `<fallback>`;
@@ -326,7 +336,7 @@ function addFallbackTools(
         selection: { strategy: 'always' },
         tools: [fallbackToolToEntry(fallbackTool)],
       },
-      { limits: settings.limits },
+      { limits },
     );
     const tool = validation.group?.tools[0];
     if (tool === undefined || validation.problems.some((problem) => problem.severity === 'error')) {

@@ -1,44 +1,62 @@
-import { RegistryLoadError } from '../errors/registry-load-error.js';
-import type { Diagnostic, RegisteredGroup, RegisteredTool } from '../format/types.js';
+import type { LoadLimits } from '../format/limits.js';
+import type { Diagnostic, RegisteredGroup, RegisteredTool, ToolSource } from '../format/types.js';
+import { RegistryLoadError } from '../load/registry-load-error.js';
 import { validateGroupDocument } from '../load/validate-group-file.js';
-import { Registry } from '../toolcap/registry.js';
+import { createSnapshot, type RegistrySnapshot } from './registry-snapshot.js';
 
-const REGISTER_LABEL = '<register>';
+/** How `registerGroup` validates and labels the group. */
+export interface RegisterGroupOptions {
+  limits: LoadLimits;
+  /** Names of the registered context predicates; undefined skips the check. */
+  contextChecks?: ReadonlySet<string>;
+  /** Where the group comes from. Default `registered`. */
+  source?: Extract<ToolSource, 'registered' | 'external'>;
+  /** Executables of external tools by tool name (their `command` and `file`). */
+  commands?: ReadonlyMap<string, string>;
+  /** The `file` of the diagnostics. Default `<register>`. */
+  label?: string;
+}
 
 /**
- * Validates `group` exactly like a group file and returns a new registry with it added.
+ * Validates `group` exactly like a group file and returns a new snapshot with it added.
  * Throws a `RegistryLoadError` (with diagnostics) when the group is invalid, its name is
  * already registered, or one of its tool names is taken by another group. A JSON tool that
  * shares its name with a code-defined fallback tool replaces it, as at load time.
  */
-export function registerGroup(registry: Registry, group: unknown): Registry {
+export function registerGroup(
+  snapshot: RegistrySnapshot,
+  group: unknown,
+  options: RegisterGroupOptions,
+): RegistrySnapshot {
+  const label = options.label ?? '<register>';
+  const source = options.source ?? 'registered';
   const validation = validateGroupDocument(group, {
-    limits: registry.settings.limits,
-    contextChecks: new Set(registry.settings.contextChecks.keys()),
+    limits: options.limits,
+    ...(options.contextChecks !== undefined ? { contextChecks: options.contextChecks } : {}),
   });
   const diagnostics: Diagnostic[] = validation.problems.map((problem) => ({
     ...problem,
-    file: REGISTER_LABEL,
+    file: label,
   }));
   const definition = validation.group;
   if (definition !== undefined) {
-    const existing = registry.group(definition.group);
+    const existing = snapshot.groupsByName.get(definition.group);
     if (existing !== undefined) {
       diagnostics.push({
         severity: 'error',
         code: 'DUPLICATE_GROUP',
-        file: REGISTER_LABEL,
+        file: label,
         pointer: '/group',
         message: `group "${definition.group}" is already registered (version ${existing.version}${existing.file === undefined ? '' : ` from ${existing.file}`}); register a different group name or load a new snapshot`,
       });
     }
     definition.tools.forEach((tool, index) => {
-      const owner = registry.get(tool.name);
+      const owner = snapshot.toolsByName.get(tool.name);
       if (owner !== undefined && owner.source !== 'fallback') {
         diagnostics.push({
           severity: 'error',
           code: 'DUPLICATE_TOOL',
-          file: REGISTER_LABEL,
+          file: label,
           pointer: `${validation.toolPointers[index] ?? `/tools/${index}`}/name`,
           message: `tool "${tool.name}" is already defined by group "${owner.group}"; tool names must be unique across groups`,
         });
@@ -54,27 +72,29 @@ export function registerGroup(registry: Registry, group: unknown): Registry {
     throw new RegistryLoadError('register() rejected the group', diagnostics);
   }
 
+  // JSON replaces the code-defined fallback tools of the same names
   const replaced = new Set(
-    definition.tools.map((tool) => tool.name).filter((name) => registry.has(name)),
+    definition.tools.map((tool) => tool.name).filter((name) => snapshot.toolsByName.has(name)),
   );
-  const kept = registry.list().filter((tool) => !replaced.has(tool.name));
+  const kept = snapshot.tools.filter((tool) => !replaced.has(tool.name));
   const tools: RegisteredTool[] = kept.map((tool, index) =>
     tool.index === index ? tool : Object.freeze({ ...tool, index }),
   );
   for (const [index, tool] of definition.tools.entries()) {
+    const command = options.commands?.get(tool.name);
     tools.push(
       Object.freeze({
         ...tool,
         group: definition.group,
         version: definition.version,
-        source: 'registered' as const,
+        source,
         pointer: validation.toolPointers[index] ?? `/tools/${index}`,
         index: tools.length,
+        ...(command !== undefined ? { command, file: command } : {}),
       }),
     );
   }
-  const groups: RegisteredGroup[] = registry
-    .groups()
+  const groups: RegisteredGroup[] = snapshot.groups
     .map((existing) =>
       existing.tools.some((name) => replaced.has(name))
         ? Object.freeze({
@@ -90,23 +110,20 @@ export function registerGroup(registry: Registry, group: unknown): Registry {
       version: definition.version,
       description: definition.description,
       selection: definition.selection,
-      source: 'registered' as const,
+      source,
       tools: Object.freeze(definition.tools.map((tool) => tool.name)),
     }),
   );
-  const migration = registry.migrationStatus();
-  const implementations = new Map(registry.settings.fallbackImplementations);
-  for (const name of replaced) implementations.delete(name);
+  const { migration } = snapshot;
   const newNames = definition.tools.map((tool) => tool.name).filter((name) => !replaced.has(name));
-  return new Registry({
+  return createSnapshot({
     tools,
     groups,
-    diagnostics: [...registry.diagnostics, ...diagnostics],
-    migration: {
+    diagnostics: [...snapshot.diagnostics, ...diagnostics],
+    migration: Object.freeze({
       jsonOnly: Object.freeze([...migration.jsonOnly, ...newNames].sort()),
       fallbackOnly: Object.freeze(migration.fallbackOnly.filter((name) => !replaced.has(name))),
       both: Object.freeze([...migration.both, ...replaced].sort()),
-    },
-    settings: { ...registry.settings, fallbackImplementations: implementations },
+    }),
   });
 }

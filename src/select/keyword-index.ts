@@ -50,12 +50,14 @@ export class KeywordIndex {
   /** Keyword words and stems, for typo tolerance; built on first use. */
   #typos: TypoIndex<number> | undefined;
   readonly #words: { word: string; term: string; id: number }[] = [];
+  readonly #vocabulary: TermVocabulary;
 
   constructor(
     groups: readonly RegisteredGroup[],
     analyzer: TextAnalyzer,
     vocabulary: TermVocabulary,
   ) {
+    this.#vocabulary = vocabulary;
     const byFirstTerm = new Map<number, KeywordPhrase[]>();
     const addPhrase = (phrase: KeywordPhrase) => {
       const first = phrase.terms[0]!;
@@ -64,6 +66,7 @@ export class KeywordIndex {
         list = [];
         byFirstTerm.set(first, list);
       }
+      // a group's keywords that analyze to the same terms count once, as the first of them
       const duplicate = list.some(
         (other) =>
           other.group === phrase.group &&
@@ -150,6 +153,10 @@ export class KeywordIndex {
             if (!found.includes(entry.value)) found.push(entry.value);
           }
         }
+        // in term order, so results never depend on the typo index's internal order
+        found.sort((a, b) =>
+          compareStrings(this.#vocabulary.termOf(a), this.#vocabulary.termOf(b)),
+        );
       }
       extraIds.push(found);
     }
@@ -259,6 +266,11 @@ export class KeywordIndex {
     }
     return matches;
   }
+}
+
+/** Code-unit order: the same everywhere, whatever the locale. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function findSlot(ids: readonly number[], start: number, end: number, id: number): number {

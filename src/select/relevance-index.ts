@@ -3,54 +3,21 @@ import type { TextAnalyzer } from '../text/text-analyzer.js';
 import { GrowableFloat64Array, GrowableInt32Array } from '../util/growable-array.js';
 import { isTooShort } from './analyze-turn.js';
 import type { TermVocabulary } from './term-vocabulary.js';
-import { groupFieldTexts, toolFieldTexts } from './tool-document.js';
+import {
+  BM25_K1,
+  DOCUMENT_FIELDS,
+  type DocumentField,
+  groupFieldTexts,
+  toolFieldTexts,
+} from './tool-document.js';
 
-/** Weight and length normalization of one BM25F field. */
-export interface FieldWeight {
-  weight: number;
-  /** 0: ignore field length; 1: full normalization. */
-  b: number;
+/** A ranking query: term ids, their weights, and how many words no tool contains. */
+export interface RankingQuery {
+  ids: readonly number[];
+  weights: readonly number[];
+  /** Words of the message whose terms no tool contains (they count in `maxScore`). */
+  unknown: number;
 }
-
-/** BM25F parameters. */
-export interface RelevanceParameters {
-  k1: number;
-  name: FieldWeight;
-  title: FieldWeight;
-  tags: FieldWeight;
-  description: FieldWeight;
-  parameterNames: FieldWeight;
-  parameterTexts: FieldWeight;
-  keywords: FieldWeight;
-  group: FieldWeight;
-}
-
-/**
- * Default BM25F weights: the tool name counts most, then the group's keywords, title and tags,
- * then the description; parameter text and the group description are weaker evidence.
- */
-export const DEFAULT_RELEVANCE_PARAMETERS: Readonly<RelevanceParameters> = Object.freeze({
-  k1: 1.2,
-  name: Object.freeze({ weight: 3, b: 0.5 }),
-  title: Object.freeze({ weight: 2, b: 0.5 }),
-  tags: Object.freeze({ weight: 1.5, b: 0.5 }),
-  description: Object.freeze({ weight: 1, b: 0.75 }),
-  parameterNames: Object.freeze({ weight: 0.6, b: 0.75 }),
-  parameterTexts: Object.freeze({ weight: 0.2, b: 0.75 }),
-  keywords: Object.freeze({ weight: 1.5, b: 0.5 }),
-  group: Object.freeze({ weight: 0.5, b: 0.5 }),
-});
-
-const FIELD_COUNT = 8;
-/** Postings up to this long are scanned from their start; longer ones get a skip directory. */
-const SHORT_POSTINGS = 16;
-/** Average postings per skip-directory bucket. */
-const POSTINGS_PER_BUCKET = 4;
-/**
- * Which of a tool's own fields (name, title, tags, description, parameter names, parameter
- * texts) have texts that repeat across tools, so are worth looking up before analyzing.
- */
-const REPEATING_FIELDS = [false, true, true, false, true, false];
 
 /** One scored tool: its catalog position and raw BM25F score. */
 export interface ScoredDocument {
@@ -59,297 +26,155 @@ export interface ScoredDocument {
 }
 
 /**
- * A BM25F index over the registry's tools, in catalog order (document `i` is tool `i`). Each
- * (tool, term) weight, idf times the saturated, field-weighted term frequency, is computed once
- * at build time and stored by term in typed arrays, each term's postings in catalog order (a
- * few candidates are scored by entering them through a skip directory, without touching the
- * rest of the catalog; search walks them whole). Each tool's sorted term ids are kept too, so
- * results can say which query words a tool contains.
+ * A BM25F index over a registry's tools, in catalog order (document `i` is tool `i`).
+ *
+ * Each (tool, term) weight, `idf · (k1 + 1) · tf' / (k1 + tf')` with `tf'` the field-weighted,
+ * length-normalized term frequency, is computed once at build time and stored by term (the
+ * postings, in catalog order), so scoring a query costs the postings of its terms, never a
+ * pass over the catalog: `search` walks them whole, `scoreRanges` enters each candidate range
+ * by binary search. Each tool's sorted term ids are kept too, so results can say which query
+ * words a tool contains.
+ *
+ * Invariant: `#accumulator` is all zeros between calls (each call zeroes what it touched).
  */
 export class RelevanceIndex {
   readonly size: number;
-  readonly k1: number;
+  /** Per term `t`, its postings are entries `#termStarts[t]..#termStarts[t + 1]`. */
+  readonly #termStarts: Int32Array;
+  readonly #postingDocs: Int32Array;
+  readonly #postingWeights: Float64Array;
+  /** Per tool `d`, its sorted term ids are `#docTerms[#docStarts[d]..#docStarts[d + 1]]`. */
   readonly #docStarts: Int32Array;
   readonly #docTerms: Int32Array;
-  /**
-   * Per term `t`, four integers at `4t`: where its postings start and end (entries of
-   * `#postingDocs`), and its skip directory's start in `#skips` (-1 for short postings) and
-   * bucket shift. Kept side by side so a query term costs one cache line, not three arrays.
-   */
-  readonly #termInfo: Int32Array;
-  /**
-   * Postings, by term in catalog order: entry `i` is the doc at `#postingDocs[2i]` and its
-   * weight at `#postingWeights[2i + 1]` (two views of one buffer, so a doc and its weight share
-   * a cache line).
-   */
-  readonly #postingDocs: Int32Array;
-  readonly #postingWeights: Float32Array;
-  /**
-   * Skip directories of long postings: term `t`'s entries for docs of at least `k << shift`
-   * start at `#skips[base + k]`, with buckets sized to hold a few entries, so one read finds
-   * where a candidate range starts instead of a binary search's chain of probes.
-   */
-  readonly #skips: Int32Array;
   readonly #idf: Float64Array;
   /** idf of a term no tool contains: as rare as the rarest indexed term. */
   readonly unknownIdf: number;
-  #accumulator: Float64Array;
+  readonly #accumulator: Float64Array;
 
   constructor(
     tools: readonly RegisteredTool[],
     groups: readonly RegisteredGroup[],
     analyzer: TextAnalyzer,
     vocabulary: TermVocabulary,
-    parameters: RelevanceParameters = DEFAULT_RELEVANCE_PARAMETERS,
+    fields: readonly DocumentField[] = DOCUMENT_FIELDS,
   ) {
-    const fields = [
-      parameters.name,
-      parameters.title,
-      parameters.tags,
-      parameters.description,
-      parameters.parameterNames,
-      parameters.parameterTexts,
-      parameters.keywords,
-      parameters.group,
-    ];
-    this.k1 = parameters.k1;
-    this.size = tools.length;
-    // word → term id, or -1 for a stopword or a too-short term: one Map read per word
-    const wordIds = new Map<string, number>();
-    const idOfWord = (word: string): number => {
-      let id = wordIds.get(word);
-      if (id === undefined) {
-        if (analyzer.isStopword(word)) id = -1;
-        else {
-          const term = analyzer.stem(word);
-          id = isTooShort(term) ? -1 : vocabulary.add(term);
-        }
-        wordIds.set(word, id);
-      }
-      return id;
-    };
-    // pass 1: the term ids of every field, appended to one pool (a typed array per text or
-    // per tool costs ~1 µs to allocate, tens of milliseconds over a large catalog); a field is
-    // a [start, end) run of the pool. Titles, tags and parameter names repeat: each distinct
-    // one is analyzed once and its run shared. Names are unique and descriptions and parameter
-    // texts nearly so: looking those up would hash ~5 MB of text at 10,000 tools for no hit.
     const count = tools.length;
-    // initial sizes for ~64 term ids a tool (the buffers double when that is short)
-    const capacity = Math.max(1 << 10, count * 64);
-    const pool = new GrowableInt32Array(capacity);
-    const runOfText = new Map<string, number>();
-    const runStarts = new GrowableInt32Array(1 << 10);
-    const runEnds = new GrowableInt32Array(1 << 10);
-    runStarts.push(0);
-    runEnds.push(0); // run 0: the empty text
-    const runOf = (text: string, shared = true): number => {
-      if (text === '') return 0;
-      let run = shared ? runOfText.get(text) : undefined;
-      if (run !== undefined) return run;
-      const start = pool.length;
-      for (const token of analyzer.tokenize(text)) {
-        const id = idOfWord(token.text);
-        if (id >= 0) pool.push(id);
-        for (const part of token.parts) {
-          const partId = idOfWord(part);
-          if (partId >= 0) pool.push(partId);
-        }
-      }
-      run = runStarts.length;
-      runStarts.push(start);
-      runEnds.push(pool.length);
-      if (shared) runOfText.set(text, run);
-      return run;
-    };
-    // group fields are analyzed once per group
-    const groupRuns = new Map<string, number[]>();
-    for (const group of groups) {
-      groupRuns.set(
-        group.group,
-        groupFieldTexts(group).map((text) => runOf(text)),
-      );
-    }
-    const noGroup = groupFieldTexts(undefined).map((text) => runOf(text));
-    // the run of field `f` of tool `d` is fieldRuns[d * FIELD_COUNT + f]
-    const fieldRuns = new Int32Array(count * FIELD_COUNT);
-    const averages = new Float64Array(FIELD_COUNT);
-    tools.forEach((tool, doc) => {
-      const runs = [
-        ...toolFieldTexts(tool).map((text, field) => runOf(text, REPEATING_FIELDS[field])),
-        ...(groupRuns.get(tool.group) ?? noGroup),
-      ];
-      for (let field = 0; field < FIELD_COUNT; field++) {
-        const run = runs[field]!;
-        fieldRuns[doc * FIELD_COUNT + field] = run;
-        averages[field]! += runEnds.at(run) - runStarts.at(run);
-      }
-    });
-    for (let field = 0; field < FIELD_COUNT; field++) {
-      averages[field] = Math.max(1, averages[field]! / Math.max(1, count));
-    }
+    this.size = count;
+    const fieldTerms = analyzeFields(tools, groups, analyzer, vocabulary, fields);
 
-    // pass 2: field-weighted, length-normalized term frequencies per tool, its terms sorted
+    // per field, the average length over the catalog (at least 1)
+    const averages = fields.map((_, field) => {
+      let total = 0;
+      for (let doc = 0; doc < count; doc++) total += fieldTerms.length(doc, field);
+      return Math.max(1, total / Math.max(1, count));
+    });
+
+    // per tool: each distinct term's field-weighted, length-normalized frequency
     const vocabularySize = vocabulary.size;
-    const pseudoFrequency = new Float64Array(vocabularySize);
+    const frequency = new Float64Array(vocabularySize);
     const documentFrequency = new Int32Array(vocabularySize);
     const touched = new Int32Array(vocabularySize);
-    const ids = pool.view();
-    const docTerms = new GrowableInt32Array(capacity);
-    const frequencies = new GrowableFloat64Array(capacity);
+    const docTerms = new GrowableInt32Array(Math.max(1024, count * 64));
+    const docFrequencies = new GrowableFloat64Array(Math.max(1024, count * 64));
     this.#docStarts = new Int32Array(count + 1);
     for (let doc = 0; doc < count; doc++) {
       this.#docStarts[doc] = docTerms.length;
       let distinct = 0;
-      for (let field = 0; field < FIELD_COUNT; field++) {
-        const run = fieldRuns[doc * FIELD_COUNT + field]!;
-        const start = runStarts.at(run);
-        const end = runEnds.at(run);
-        if (start === end) continue;
-        const { weight, b } = fields[field]!;
-        const increment = weight / (1 - b + (b * (end - start)) / averages[field]!);
-        for (let slot = start; slot < end; slot++) {
-          const id = ids[slot]!;
-          if (pseudoFrequency[id] === 0) touched[distinct++] = id;
-          pseudoFrequency[id]! += increment;
-        }
-      }
+      fields.forEach(({ weight, b }, field) => {
+        const length = fieldTerms.length(doc, field);
+        if (length === 0) return;
+        const increment = weight / (1 - b + (b * length) / averages[field]!);
+        fieldTerms.forEach(doc, field, (id) => {
+          if (frequency[id] === 0) touched[distinct++] = id;
+          frequency[id]! += increment;
+        });
+      });
       const sorted = touched.subarray(0, distinct).sort();
-      for (let position = 0; position < distinct; position++) {
-        const id = sorted[position]!;
+      for (const id of sorted) {
         docTerms.push(id);
-        frequencies.push(pseudoFrequency[id]!);
-        pseudoFrequency[id] = 0;
+        docFrequencies.push(frequency[id]!);
+        frequency[id] = 0;
         documentFrequency[id]!++;
       }
     }
-    const total = docTerms.length;
-    this.#docStarts[count] = total;
+    this.#docStarts[count] = docTerms.length;
     this.#docTerms = docTerms.trimmed();
 
     this.#idf = new Float64Array(vocabularySize);
     for (let id = 0; id < vocabularySize; id++) {
-      const frequency = documentFrequency[id]!;
-      this.#idf[id] =
-        frequency === 0 ? 0 : Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
+      const df = documentFrequency[id]!;
+      this.#idf[id] = df === 0 ? 0 : Math.log(1 + (count - df + 0.5) / (df + 0.5));
     }
     this.unknownIdf = Math.log(1 + (count - 1 + 0.5) / 1.5);
 
-    // by term: each (tool, term) weight, idf times the saturated term frequency
-    const termInfo = new Int32Array(vocabularySize * 4);
-    let skipTotal = 0;
-    for (let id = 0, start = 0; id < vocabularySize; id++) {
-      const frequency = documentFrequency[id]!;
-      termInfo[id * 4] = start;
-      termInfo[id * 4 + 1] = start + frequency;
-      termInfo[id * 4 + 2] = -1;
-      start += frequency;
-      if (frequency <= SHORT_POSTINGS) continue;
-      // buckets of 2^shift docs holding about POSTINGS_PER_BUCKET entries each
-      let shift = 0;
-      while ((1 << (shift + 1)) * frequency <= POSTINGS_PER_BUCKET * count) shift++;
-      termInfo[id * 4 + 2] = skipTotal;
-      termInfo[id * 4 + 3] = shift;
-      skipTotal += (count >> shift) + 2;
+    // postings by term, in catalog order
+    this.#termStarts = new Int32Array(vocabularySize + 1);
+    for (let id = 0; id < vocabularySize; id++) {
+      this.#termStarts[id + 1] = this.#termStarts[id]! + documentFrequency[id]!;
     }
-    const buffer = new ArrayBuffer(total * 8);
-    const postingDocs = new Int32Array(buffer);
-    const postingWeights = new Float32Array(buffer);
-    const fill = new Int32Array(vocabularySize);
-    for (let id = 0; id < vocabularySize; id++) fill[id] = termInfo[id * 4]!;
-    const k1 = this.k1;
-    const terms = this.#docTerms;
-    const frequencyOf = frequencies.view();
+    const total = docTerms.length;
+    this.#postingDocs = new Int32Array(total);
+    this.#postingWeights = new Float64Array(total);
+    const next = this.#termStarts.slice(0, vocabularySize);
+    const frequencies = docFrequencies.view();
     for (let doc = 0; doc < count; doc++) {
       for (let slot = this.#docStarts[doc]!; slot < this.#docStarts[doc + 1]!; slot++) {
-        const id = terms[slot]!;
-        const frequency = frequencyOf[slot]!;
-        const at = fill[id]!++;
-        postingDocs[at * 2] = doc;
-        postingWeights[at * 2 + 1] = (this.#idf[id]! * (k1 + 1) * frequency) / (k1 + frequency);
+        const id = this.#docTerms[slot]!;
+        const at = next[id]!++;
+        this.#postingDocs[at] = doc;
+        this.#postingWeights[at] = termWeight(this.#idf[id]!, frequencies[slot]!);
       }
     }
-    const skips = new Int32Array(skipTotal);
-    for (let id = 0; id < vocabularySize; id++) {
-      const base = termInfo[id * 4 + 2]!;
-      if (base < 0) continue;
-      const shift = termInfo[id * 4 + 3]!;
-      const buckets = (count >> shift) + 2;
-      const last = termInfo[id * 4 + 1]!;
-      let entry = termInfo[id * 4]!;
-      for (let bucket = 0; bucket < buckets; bucket++) {
-        while (entry < last && postingDocs[entry * 2]! < bucket << shift) entry++;
-        skips[base + bucket] = entry;
-      }
-    }
-    this.#termInfo = termInfo;
-    this.#postingDocs = postingDocs;
-    this.#postingWeights = postingWeights;
-    this.#skips = skips;
     this.#accumulator = new Float64Array(count);
   }
 
   /** Number of tools containing term `id` (0 for ids added after the index was built). */
   documentFrequency(id: number): number {
     if (id < 0 || id >= this.#idf.length) return 0;
-    return this.#termInfo[id * 4 + 1]! - this.#termInfo[id * 4]!;
+    return this.#termStarts[id + 1]! - this.#termStarts[id]!;
   }
 
   /**
    * The score a tool containing every query term with unbounded frequency would approach:
-   * dividing by it turns raw scores into 0-1 relevance comparable across queries.
+   * dividing by it turns raw scores into 0-1 relevance comparable across queries. Terms no
+   * tool contains count with the rarest term's idf.
    */
-  maxScore(queryIds: readonly number[], weights: readonly number[], unknownTerms: number): number {
-    let sum = unknownTerms * this.unknownIdf;
-    for (let index = 0; index < queryIds.length; index++) {
-      const id = queryIds[index]!;
+  maxScore(query: RankingQuery): number {
+    let sum = query.unknown * this.unknownIdf;
+    for (let index = 0; index < query.ids.length; index++) {
+      const id = query.ids[index]!;
       const idf = this.documentFrequency(id) > 0 ? this.#idf[id]! : this.unknownIdf;
-      sum += idf * weights[index]!;
+      sum += idf * query.weights[index]!;
     }
-    return sum * (this.k1 + 1);
+    return sum * (BM25_K1 + 1);
   }
 
   /**
-   * Raw scores of the tools in `ranges` (flattened `[start, end)` pairs of catalog positions),
-   * written to `out[i]` for each `docs[i]` with `from <= i < to`; those docs must be exactly
-   * the tools of the ranges.
-   * Each query term's postings are entered at each range through the term's skip directory
-   * (short postings from their start), so the cost is (query terms × ranges) plus the matches:
-   * it does not grow with the catalog.
+   * Raw scores of the tools of `ranges` (flattened `[start, end)` catalog ranges): `out[i]` for
+   * `docs[i]`, `from <= i < to`, where those docs are exactly the tools of the ranges. Each
+   * query term's postings are entered at each range by binary search, so the cost is (query
+   * terms × ranges × log postings) plus the matches, not the size of the catalog.
    */
   scoreRanges(
-    queryIds: readonly number[],
-    weights: readonly number[],
+    query: RankingQuery,
     ranges: readonly number[],
-    docs: ArrayLike<number>,
+    docs: readonly number[],
     from: number,
     to: number,
-    out: { [index: number]: number },
+    out: number[],
   ): void {
     const accumulator = this.#accumulator;
-    const termInfo = this.#termInfo;
-    const postingDocs = this.#postingDocs;
-    const postingWeights = this.#postingWeights;
-    const skips = this.#skips;
-    const vocabularySize = this.#idf.length;
-    for (let index = 0; index < queryIds.length; index++) {
-      const id = queryIds[index]!;
-      if (id < 0 || id >= vocabularySize) continue;
-      const weight = weights[index]!;
-      const first = termInfo[id * 4]!;
-      const last = termInfo[id * 4 + 1]!;
-      if (first === last) continue;
-      const skipBase = termInfo[id * 4 + 2]!;
-      const skipShift = termInfo[id * 4 + 3]!;
+    for (let index = 0; index < query.ids.length; index++) {
+      const id = query.ids[index]!;
+      if (this.documentFrequency(id) === 0) continue;
+      const weight = query.weights[index]!;
+      const last = this.#termStarts[id + 1]!;
       for (let range = 0; range < ranges.length; range += 2) {
-        const start = ranges[range]!;
         const end = ranges[range + 1]!;
-        // the first entry at or after `start`: from its skip bucket, or the list's start
-        let entry = skipBase >= 0 ? skips[skipBase + (start >> skipShift)]! : first;
-        while (entry < last && postingDocs[entry * 2]! < start) entry++;
-        for (; entry < last; entry++) {
-          const doc = postingDocs[entry * 2]!;
+        for (let entry = this.#firstEntryAtOrAfter(id, ranges[range]!); entry < last; entry++) {
+          const doc = this.#postingDocs[entry]!;
           if (doc >= end) break;
-          accumulator[doc]! += weight * postingWeights[entry * 2 + 1]!;
+          accumulator[doc]! += weight * this.#postingWeights[entry]!;
         }
       }
     }
@@ -361,63 +186,163 @@ export class RelevanceIndex {
   }
 
   /**
-   * The `k` best tools for the query, best first (ties: catalog order), over the whole
-   * catalog or the tools `accept` allows. Cost: the postings of the query terms.
+   * The `k` best tools for the query, best first (ties: catalog order), over the whole catalog
+   * or the tools `accept` allows; only tools with a positive score. Cost: the query's postings.
    */
-  search(
-    queryIds: readonly number[],
-    weights: readonly number[],
-    k: number,
-    accept?: (doc: number) => boolean,
-  ): ScoredDocument[] {
+  search(query: RankingQuery, k: number, accept?: (doc: number) => boolean): ScoredDocument[] {
     const accumulator = this.#accumulator;
     const touched: number[] = [];
-    for (let index = 0; index < queryIds.length; index++) {
-      const id = queryIds[index]!;
-      if (id < 0 || id >= this.#idf.length) continue;
-      const weight = weights[index]!;
-      const end = this.#termInfo[id * 4 + 1]!;
-      for (let entry = this.#termInfo[id * 4]!; entry < end; entry++) {
-        const doc = this.#postingDocs[entry * 2]!;
+    for (let index = 0; index < query.ids.length; index++) {
+      const id = query.ids[index]!;
+      if (this.documentFrequency(id) === 0) continue;
+      const weight = query.weights[index]!;
+      const end = this.#termStarts[id + 1]!;
+      for (let entry = this.#termStarts[id]!; entry < end; entry++) {
+        const doc = this.#postingDocs[entry]!;
         if (accumulator[doc] === 0) touched.push(doc);
-        accumulator[doc]! += weight * this.#postingWeights[entry * 2 + 1]!;
+        accumulator[doc]! += weight * this.#postingWeights[entry]!;
       }
     }
-    const best: ScoredDocument[] = [];
+    const scored: ScoredDocument[] = [];
     for (const doc of touched) {
       const raw = accumulator[doc]!;
       accumulator[doc] = 0;
-      if (raw <= 0 || (accept !== undefined && !accept(doc))) continue;
-      if (best.length === k) {
-        const last = best[k - 1]!;
-        if (raw < last.raw || (raw === last.raw && doc > last.doc)) continue;
-      }
-      const entry = { doc, raw };
-      let at = best.length;
-      if (at < k) best.push(entry);
-      else best[--at] = entry;
-      while (at > 0) {
-        const previous = best[at - 1]!;
-        if (previous.raw > raw || (previous.raw === raw && previous.doc < doc)) break;
-        best[at] = previous;
-        at--;
-      }
-      best[at] = entry;
+      if (raw > 0 && (accept === undefined || accept(doc))) scored.push({ doc, raw });
     }
-    return best;
+    return topK(scored, k);
   }
 
-  /** Whether tool `doc` contains term `id` (binary search over its sorted terms). */
+  /** Whether tool `doc` contains term `id`. */
   hasTerm(doc: number, id: number): boolean {
-    let low = this.#docStarts[doc]!;
-    let high = this.#docStarts[doc + 1]! - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const value = this.#docTerms[middle]!;
-      if (value === id) return true;
-      if (value < id) low = middle + 1;
-      else high = middle - 1;
-    }
-    return false;
+    return binarySearch(this.#docTerms, this.#docStarts[doc]!, this.#docStarts[doc + 1]!, id) >= 0;
   }
+
+  /** The first postings entry of term `id` whose doc is `doc` or later. */
+  #firstEntryAtOrAfter(id: number, doc: number): number {
+    let low = this.#termStarts[id]!;
+    let high = this.#termStarts[id + 1]!;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#postingDocs[middle]! < doc) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+/** BM25's saturated term weight for a tool whose field-weighted frequency of the term is `tf`. */
+export function termWeight(idf: number, tf: number): number {
+  return (idf * (BM25_K1 + 1) * tf) / (BM25_K1 + tf);
+}
+
+/** The `k` best of `scored` (raw descending, then catalog order), best first. */
+export function topK(scored: ScoredDocument[], k: number): ScoredDocument[] {
+  scored.sort((a, b) => b.raw - a.raw || a.doc - b.doc);
+  if (scored.length > k) scored.length = k;
+  return scored;
+}
+
+function binarySearch(values: Int32Array, start: number, end: number, value: number): number {
+  let low = start;
+  let high = end - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const found = values[middle]!;
+    if (found === value) return middle;
+    if (found < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/** The term ids of every field of every tool, in one pool. */
+interface FieldTerms {
+  length(doc: number, field: number): number;
+  forEach(doc: number, field: number, visit: (id: number) => void): void;
+}
+
+/**
+ * Analyzes every field of every tool into term ids (stopwords and single ASCII characters left
+ * out; a compound's joined word and its parts both count), appended to one pool: a field is a
+ * run `[start, end)` of it. A text that recurs (titles, tags, parameter names, group fields) is
+ * analyzed once and its run shared.
+ */
+function analyzeFields(
+  tools: readonly RegisteredTool[],
+  groups: readonly RegisteredGroup[],
+  analyzer: TextAnalyzer,
+  vocabulary: TermVocabulary,
+  fields: readonly DocumentField[],
+): FieldTerms {
+  const wordIds = new Map<string, number>();
+  const idOfWord = (word: string): number => {
+    let id = wordIds.get(word);
+    if (id === undefined) {
+      if (analyzer.isStopword(word)) id = -1;
+      else {
+        const term = analyzer.stem(word);
+        id = isTooShort(term) ? -1 : vocabulary.add(term);
+      }
+      wordIds.set(word, id);
+    }
+    return id;
+  };
+  const pool = new GrowableInt32Array(Math.max(1024, tools.length * 64));
+  const runStarts = new GrowableInt32Array(1024);
+  const runEnds = new GrowableInt32Array(1024);
+  runStarts.push(0);
+  runEnds.push(0); // run 0: the empty text
+  const runOfText = new Map<string, number>();
+  const runOf = (text: string, repeats: boolean): number => {
+    if (text === '') return 0;
+    const known = repeats ? runOfText.get(text) : undefined;
+    if (known !== undefined) return known;
+    const start = pool.length;
+    for (const token of analyzer.tokenize(text)) {
+      const id = idOfWord(token.text);
+      if (id >= 0) pool.push(id);
+      for (const part of token.parts) {
+        const partId = idOfWord(part);
+        if (partId >= 0) pool.push(partId);
+      }
+    }
+    const run = runStarts.length;
+    runStarts.push(start);
+    runEnds.push(pool.length);
+    if (repeats) runOfText.set(text, run);
+    return run;
+  };
+  const groupFields = fields.filter((field) => field.scope === 'group');
+  const groupRuns = new Map(
+    groups.map((group) => [
+      group.group,
+      groupFieldTexts(group).map((text, index) => runOf(text, groupFields[index]!.repeats)),
+    ]),
+  );
+  const noGroup = groupFields.map(() => 0);
+  const fieldCount = fields.length;
+  const runOfField = new Int32Array(tools.length * fieldCount);
+  tools.forEach((tool, doc) => {
+    const toolTexts = toolFieldTexts(tool);
+    const ofGroup = groupRuns.get(tool.group) ?? noGroup;
+    let toolField = 0;
+    let groupField = 0;
+    fields.forEach((field, index) => {
+      runOfField[doc * fieldCount + index] =
+        field.scope === 'tool'
+          ? runOf(toolTexts[toolField++] ?? '', field.repeats)
+          : (ofGroup[groupField++] ?? 0);
+    });
+  });
+  const ids = pool.view();
+  return {
+    length: (doc, field) => {
+      const run = runOfField[doc * fieldCount + field]!;
+      return runEnds.at(run) - runStarts.at(run);
+    },
+    forEach: (doc, field, visit) => {
+      const run = runOfField[doc * fieldCount + field]!;
+      for (let slot = runStarts.at(run); slot < runEnds.at(run); slot++) visit(ids[slot]!);
+    },
+  };
 }

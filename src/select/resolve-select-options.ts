@@ -1,6 +1,8 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
+import { isProviderId, PROVIDER_IDS, type ProviderId } from '../format/provider-ids.js';
 import type { CostEstimate, LatencyEstimate, ToolCategory } from '../format/types.js';
-import { isProviderId, PROVIDER_IDS, type ProviderId } from '../providers/provider-types.js';
+import { describeValue } from '../util/check-options.js';
+import { suggestSimilar } from '../util/suggest-similar.js';
 import { CATEGORY_BITS } from './selection-index.js';
 import type { HistoryEntry, SelectOptions } from './types.js';
 
@@ -71,8 +73,51 @@ function checkChoice<T extends string>(name: string, value: unknown, allowed: re
 
 const EMPTY_CONTEXT: Readonly<Record<string, unknown>> = Object.freeze({});
 
-/** Validates `options` (throws a ToolcapError `INVALID_SELECT_OPTION` naming the fix). */
-export function resolveSelectOptions(options: SelectOptions): ResolvedSelectOptions {
+const SELECT_OPTIONS = new Set([
+  'context',
+  'history',
+  'historyWindow',
+  'maxTools',
+  'maxTokens',
+  'provider',
+  'maxCost',
+  'maxLatency',
+  'categories',
+  'fallback',
+  'typoTolerance',
+  'requireContext',
+  'order',
+]);
+
+/**
+ * Checks the message and `options` of one `select` call and applies the defaults. Throws a
+ * ToolcapError `INVALID_SELECT_OPTION` naming the argument, what it must be, and what it got.
+ */
+export function resolveSelectOptions(message: unknown, options: unknown): ResolvedSelectOptions {
+  if (typeof message !== 'string') {
+    throw invalid(
+      `the message must be a string (the user's message for this turn; "" when there is none), got ${describeValue(message)}`,
+    );
+  }
+  return resolveOptions(options);
+}
+
+/** `options` checked, with defaults applied (see `resolveSelectOptions`). */
+export function resolveOptions(value: unknown): ResolvedSelectOptions {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw invalid(
+      `options must be an object such as { context: { user_id: "u1" }, maxTools: 20 }, got ${describeValue(value)}`,
+    );
+  }
+  for (const name of Object.keys(value)) {
+    if (!SELECT_OPTIONS.has(name)) {
+      const similar = suggestSimilar(name, [...SELECT_OPTIONS]);
+      throw invalid(
+        `unknown option "${name}"${similar.length > 0 ? `; did you mean "${similar[0]}"?` : ''} Options: ${[...SELECT_OPTIONS].join(', ')}`,
+      );
+    }
+  }
+  const options = value as SelectOptions;
   const context = options.context ?? EMPTY_CONTEXT;
   if (context === null || typeof context !== 'object' || Array.isArray(context)) {
     throw invalid('context must be an object of context keys, such as { user_id: "u1" }');

@@ -1,26 +1,43 @@
 import type { RegisteredGroup, RegisteredTool } from '../format/types.js';
 
-/** The text fields of a tool that relevance ranking reads, in `RELEVANCE_FIELDS` order. */
-export type ToolFieldTexts = [
-  name: string,
-  title: string,
-  tags: string,
-  description: string,
-  parameterNames: string,
-  parameterTexts: string,
-];
+/** A text field of the documents relevance ranking scores, with its BM25F weight. */
+export interface DocumentField {
+  /** Name in `RelevanceParameters.fields` and in docs. */
+  name: string;
+  /** Whose text it is: the tool's own, or its group's (shared by the group's tools). */
+  scope: 'tool' | 'group';
+  /** How much a term in this field counts. */
+  weight: number;
+  /** Length normalization: 0 ignores the field's length, 1 normalizes fully. */
+  b: number;
+  /** Whether the same text recurs across tools (titles, tags): analyzed once per distinct text. */
+  repeats: boolean;
+}
 
-/** The text fields of a group shared by its tools: keywords, then name and description. */
-export type GroupFieldTexts = [keywords: string, group: string];
+/**
+ * The fields of a tool's document, in scoring order. The tool name counts most, then the
+ * group's keywords, title and tags, then the description; parameter text and the group
+ * description are weaker evidence.
+ */
+export const DOCUMENT_FIELDS: readonly DocumentField[] = Object.freeze([
+  { name: 'name', scope: 'tool', weight: 3, b: 0.5, repeats: false },
+  { name: 'title', scope: 'tool', weight: 2, b: 0.5, repeats: true },
+  { name: 'tags', scope: 'tool', weight: 1.5, b: 0.5, repeats: true },
+  { name: 'description', scope: 'tool', weight: 1, b: 0.75, repeats: false },
+  { name: 'parameterNames', scope: 'tool', weight: 0.6, b: 0.75, repeats: true },
+  { name: 'parameterTexts', scope: 'tool', weight: 0.2, b: 0.75, repeats: false },
+  { name: 'keywords', scope: 'group', weight: 1.5, b: 0.5, repeats: true },
+  { name: 'group', scope: 'group', weight: 0.5, b: 0.5, repeats: true },
+] satisfies DocumentField[]);
+
+/** BM25's term-frequency saturation. */
+export const BM25_K1 = 1.2;
 
 const MAX_PARAMETER_DEPTH = 4;
 const MAX_PARAMETER_TEXT = 4_000;
 
-/**
- * The tool's own searchable text: name, title, tags, description, then its parameters' names
- * and their descriptions, titles and enum values (separate fields: names are stronger evidence).
- */
-export function toolFieldTexts(tool: RegisteredTool): ToolFieldTexts {
+/** The texts of the tool-scope fields of `DOCUMENT_FIELDS`, in order. */
+export function toolFieldTexts(tool: RegisteredTool): string[] {
   const names: string[] = [];
   const texts: string[] = [];
   collectSchemaText(tool.input_schema, 0, names, texts, { length: 0 });
@@ -34,8 +51,8 @@ export function toolFieldTexts(tool: RegisteredTool): ToolFieldTexts {
   ];
 }
 
-/** The group's searchable text, shared by each of its tools. */
-export function groupFieldTexts(group: RegisteredGroup | undefined): GroupFieldTexts {
+/** The texts of the group-scope fields of `DOCUMENT_FIELDS`, in order (empty for no group). */
+export function groupFieldTexts(group: RegisteredGroup | undefined): string[] {
   if (group === undefined) return ['', ''];
   return [(group.selection.keywords ?? []).join(' '), `${group.group} ${group.description}`];
 }

@@ -1,3 +1,4 @@
+import type { ProviderId } from '../format/provider-ids.js';
 import type {
   CostEstimate,
   LatencyEstimate,
@@ -5,7 +6,6 @@ import type {
   ToolCategory,
   Warning,
 } from '../format/types.js';
-import type { ProviderId } from '../providers/provider-types.js';
 
 /** Why a tool is in a selection. */
 export type SelectionStrategyName = 'always' | 'keyword' | 'context' | 'history' | 'fallback';
@@ -39,6 +39,7 @@ export type SelectedTool = RegisteredTool & { readonly reason: SelectionReason }
 /** Why a candidate tool was left out. */
 export type DropCode =
   | 'MISSING_CONTEXT'
+  | 'CONTEXT_NOT_MET'
   | 'CATEGORY_EXCLUDED'
   | 'OVER_MAX_COST'
   | 'OVER_MAX_LATENCY'
@@ -129,3 +130,6 @@ export interface SearchResult {
   matched: readonly string[];
   tool: RegisteredTool;
 }
+
+/** A named predicate for `context` groups: `(context, message) => boolean`. */
+export type ContextCheck = (context: Readonly<Record<string, unknown>>, message: string) => boolean;

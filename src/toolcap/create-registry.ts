@@ -1,37 +1,26 @@
-import { resolve } from 'node:path';
-import { resolveLoadLimits } from '../format/limits.js';
-import { assembleRegistry } from '../registry/assemble-registry.js';
-import { resolveTextAnalyzer } from '../text/text-analyzer.js';
-import { resolveExecutionSettings } from './execution-settings.js';
-import type { LoadRegistryOptions } from './load-registry.js';
-import type { Registry } from './registry.js';
-
-/** Options of `createRegistry`: the `loadRegistry` options that do not involve files. */
-export type CreateRegistryOptions = Omit<
-  LoadRegistryOptions,
-  'dirs' | 'strict' | 'toolsDirs' | 'externalGroup'
->;
+import { assembleSnapshot } from '../registry/assemble-registry.js';
+import { checkOptions } from '../util/check-options.js';
+import { createRegistryObject, type Registry } from './registry.js';
+import {
+  CREATE_REGISTRY_OPTIONS,
+  type CreateRegistryOptions,
+  resolveRegistrySettings,
+} from './registry-options.js';
 
 /**
  * An in-memory registry with no group files, to be filled with `register()` (or holding only
  * code-defined fallback tools).
  */
 export function createRegistry(options: CreateRegistryOptions = {}): Registry {
+  checkOptions('createRegistry', options, CREATE_REGISTRY_OPTIONS);
   const cwd = options.cwd ?? process.cwd();
-  return assembleRegistry({
+  const settings = resolveRegistrySettings(options, cwd, new Map());
+  const { snapshot, fallbackImplementations } = assembleSnapshot({
     candidates: [],
     diagnostics: [],
-    settings: {
-      limits: resolveLoadLimits(options.limits),
-      contextChecks: new Map(Object.entries(options.contextChecks ?? {})),
-      handlerDirs: (options.handlers ?? ['handlers']).map((dir) => resolve(cwd, dir)),
-      fallbackImplementations: new Map(),
-      ...resolveExecutionSettings(options, cwd),
-      ...(options.analyzer !== undefined
-        ? { analyzer: resolveTextAnalyzer(options.analyzer) }
-        : {}),
-    },
+    limits: settings.limits,
     ...(options.pins !== undefined ? { pins: options.pins } : {}),
     ...(options.fallbackTools !== undefined ? { fallbackTools: options.fallbackTools } : {}),
   });
+  return createRegistryObject(snapshot, { ...settings, fallbackImplementations });
 }

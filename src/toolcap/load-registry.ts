@@ -1,53 +1,18 @@
 import { stat } from 'node:fs/promises';
-import { basename, isAbsolute, relative, resolve } from 'node:path';
-import { RegistryLoadError } from '../errors/registry-load-error.js';
-import { type LoadLimits, resolveLoadLimits } from '../format/limits.js';
+import { basename, resolve } from 'node:path';
 import type { Diagnostic } from '../format/types.js';
+import { displayPath } from '../load/display-path.js';
 import { listGroupFiles } from '../load/list-group-files.js';
 import { checkGroupText, readGroupFileText } from '../load/read-group-file.js';
-import { assembleRegistry, type CandidateGroup } from '../registry/assemble-registry.js';
-import type { FallbackTool } from '../registry/fallback-tools.js';
+import { RegistryLoadError } from '../load/registry-load-error.js';
+import { assembleSnapshot, type CandidateGroup } from '../registry/assemble-registry.js';
+import { checkOptions, toStringList } from '../util/check-options.js';
+import { createRegistryObject, type Registry } from './registry.js';
 import {
-  resolveTextAnalyzer,
-  type TextAnalyzer,
-  type TextAnalyzerOptions,
-} from '../text/text-analyzer.js';
-import { type ExecutionOptions, resolveExecutionSettings } from './execution-settings.js';
-import type { ContextCheck, Registry, RegistrySettings } from './registry.js';
-
-/** Options of `loadRegistry`. */
-export interface LoadRegistryOptions extends ExecutionOptions {
-  /** Directories searched (recursively) for `*_tools.json`, in order. Default `["schemas"]`. */
-  dirs?: readonly string[];
-  /** Base for relative paths. Default `process.cwd()`. */
-  cwd?: string;
-  /** Version ranges per group (`{ calendar: "^1.0.0" }`); default: the highest version wins. */
-  pins?: Readonly<Record<string, string>>;
-  /** Throw a `RegistryLoadError` when any error diagnostic is found. Default false. */
-  strict?: boolean;
-  /** Predicates that `context` groups name in `selection.context_check`. */
-  contextChecks?: Readonly<Record<string, ContextCheck>>;
-  /** Code-defined tools still being migrated; JSON definitions win on a name collision. */
-  fallbackTools?: readonly FallbackTool[];
-  /** Size limits; see `LoadLimits` for the defaults. */
-  limits?: Partial<LoadLimits>;
-  /** Directories holding `handlers/<executor>` modules. Default `["handlers"]`. */
-  handlers?: readonly string[];
-  /**
-   * Validate each tool's `examples` against its `input_schema`. This compiles those schemas, so
-   * it is off by default (loading never compiles); `toolcap validate` turns it on.
-   */
-  checkExamples?: boolean;
-  /**
-   * Tokenizer, stemmer and stopwords for keyword matching and ranking: an analyzer or options
-   * for `createTextAnalyzer`. Default: Unicode folding, symbol-aware words, English Porter.
-   */
-  analyzer?: TextAnalyzer | TextAnalyzerOptions;
-  /** Directories of external `--schema` executables (seed 000) to discover and register. */
-  toolsDirs?: readonly string[];
-  /** Group name for the discovered external tools. Default `external`. */
-  externalGroup?: string;
-}
+  LOAD_REGISTRY_OPTIONS,
+  type LoadRegistryOptions,
+  resolveRegistrySettings,
+} from './registry-options.js';
 
 /**
  * Group files read, parsed and validated per turn of the event loop. Reading is synchronous:
@@ -60,6 +25,9 @@ export interface LoadRegistryOptions extends ExecutionOptions {
  */
 const FILES_PER_TURN = 16;
 
+/** A group file's name: `<group>_tools.json`. */
+const GROUP_FILE_NAME = /_tools\.json$/;
+
 /**
  * Loads every `*_tools.json` under `dirs` (files in sorted order, so results are
  * deterministic), validates them, and returns an immutable registry. A bad file or tool
@@ -67,14 +35,16 @@ const FILES_PER_TURN = 16;
  * synchronously, `FILES_PER_TURN` per turn of the event loop.
  */
 export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<Registry> {
+  checkOptions('loadRegistry', options, LOAD_REGISTRY_OPTIONS);
   const cwd = options.cwd ?? process.cwd();
-  const limits = resolveLoadLimits(options.limits);
-  const contextChecks = new Map(Object.entries(options.contextChecks ?? {}));
+  const settings = resolveRegistrySettings(options, cwd, new Map());
+  const { limits } = settings;
   const diagnostics: Diagnostic[] = [];
   const display = (file: string) => displayPath(file, cwd);
 
-  const files = await findGroupFiles(options.dirs ?? ['schemas'], cwd, diagnostics, display);
-  const contextCheckNames = new Set(contextChecks.keys());
+  const dirs = options.dirs === undefined ? ['schemas'] : toStringList(options.dirs);
+  const files = await findGroupFiles(dirs, cwd, diagnostics, display);
+  const contextCheckNames = new Set(settings.contextChecks.keys());
   const candidates: CandidateGroup[] = [];
   // assembleRegistry locates only the diagnostics it adds: a tool name or group version that an
   // earlier file also has, or tools past limits.maxTools. Only files that may get one keep their
@@ -127,33 +97,35 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
     }
   }
 
-  const settings: RegistrySettings = {
-    limits,
-    contextChecks,
-    handlerDirs: (options.handlers ?? ['handlers']).map((dir) => resolve(cwd, dir)),
-    fallbackImplementations: new Map(),
-    ...resolveExecutionSettings(options, cwd),
-    ...(options.analyzer !== undefined ? { analyzer: resolveTextAnalyzer(options.analyzer) } : {}),
-  };
-  let registry = assembleRegistry({
+  const assembled = assembleSnapshot({
     candidates,
     diagnostics,
-    settings,
+    limits,
     ...(options.pins !== undefined ? { pins: options.pins } : {}),
     ...(options.fallbackTools !== undefined ? { fallbackTools: options.fallbackTools } : {}),
   });
-  if (options.toolsDirs !== undefined && options.toolsDirs.length > 0) {
+  let snapshot = assembled.snapshot;
+  const toolsDirs = toStringList(options.toolsDirs);
+  if (toolsDirs.length > 0) {
     // loaded on demand: discovery spawns processes, which plain loading never needs
-    const { loadExternalTools } = await import('../execute/external/load-external-tools.js');
-    registry = await loadExternalTools(registry, {
-      dirs: options.toolsDirs,
-      cwd,
-      ...(options.externalGroup !== undefined ? { group: options.externalGroup } : {}),
-      ...(options.executionLimits?.discoveryTimeoutMs !== undefined
-        ? { timeoutMs: options.executionLimits.discoveryTimeoutMs }
-        : {}),
-    });
+    const { addExternalTools } = await import('../execute/external/load-external-tools.js');
+    snapshot = await addExternalTools(
+      snapshot,
+      {
+        dirs: toolsDirs,
+        cwd,
+        ...(options.externalGroup !== undefined ? { group: options.externalGroup } : {}),
+        ...(options.executionLimits?.discoveryTimeoutMs !== undefined
+          ? { timeoutMs: options.executionLimits.discoveryTimeoutMs }
+          : {}),
+      },
+      limits,
+    );
   }
+  const registry = createRegistryObject(snapshot, {
+    ...settings,
+    fallbackImplementations: assembled.fallbackImplementations,
+  });
   if (
     options.strict === true &&
     registry.diagnostics.some((diagnostic) => diagnostic.severity === 'error')
@@ -176,19 +148,34 @@ async function findGroupFiles(
   const files: string[] = [];
   for (const dir of dirs) {
     const absolute = resolve(cwd, dir);
-    let isDirectory = false;
+    let stats: Awaited<ReturnType<typeof stat>> | undefined;
+    let failure: NodeJS.ErrnoException | undefined;
     try {
-      isDirectory = (await stat(absolute)).isDirectory();
-    } catch {
-      isDirectory = false;
+      stats = await stat(absolute);
+    } catch (error) {
+      failure = error as NodeJS.ErrnoException;
     }
-    if (!isDirectory) {
+    const shown = display(absolute);
+    if (stats?.isFile() === true && GROUP_FILE_NAME.test(basename(absolute))) {
+      // one group file given directly: load just that file
+      if (!seen.has(absolute)) {
+        seen.add(absolute);
+        files.push(absolute);
+      }
+      continue;
+    }
+    if (stats === undefined || !stats.isDirectory()) {
+      const missing = stats === undefined && failure?.code === 'ENOENT';
       diagnostics.push({
         severity: 'error',
-        code: 'FILE_UNREADABLE',
-        file: display(absolute),
+        code: missing || stats !== undefined ? 'SCHEMAS_DIR_NOT_FOUND' : 'FILE_UNREADABLE',
+        file: shown,
         pointer: '',
-        message: `schema directory ${display(absolute)} does not exist or is not a directory; check the path (--schemas DIR)`,
+        message: missing
+          ? `schema directory ${shown} does not exist; check the path`
+          : stats !== undefined
+            ? `${shown} is a file, not a directory of group files, and its name does not end in _tools.json; give the directory that holds the group files, or a file named <group>_tools.json`
+            : `schema directory ${shown} could not be read (${failure?.code ?? failure?.message}); check the path and its permissions`,
       });
       continue;
     }
@@ -214,12 +201,4 @@ async function findGroupFiles(
 /** A turn of the event loop: timers and I/O callbacks waiting to run get to run. */
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** Path relative to `cwd` when the file is inside it; absolute otherwise. */
-export function displayPath(file: string, cwd: string): string {
-  const relativePath = relative(cwd, file);
-  return relativePath !== '' && !relativePath.startsWith('..') && !isAbsolute(relativePath)
-    ? relativePath
-    : file;
 }

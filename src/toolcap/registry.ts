@@ -1,57 +1,41 @@
-import type { ExecutionLimits } from '../execute/execution-limits.js';
+import type { ExecutionSettings } from '../execute/execution-target.js';
 import type { ExecuteOptions, ExecuteResult, ToolContext } from '../execute/types.js';
 import type { LoadLimits } from '../format/limits.js';
-import type { Diagnostic, RegisteredGroup, RegisteredTool, ToolCategory } from '../format/types.js';
-import type { FallbackExecute } from '../registry/fallback-tools.js';
+import type { ProviderId } from '../format/provider-ids.js';
+import type {
+  Diagnostic,
+  RegisteredGroup,
+  RegisteredTool,
+  ToolCategory,
+  ToolDefinition,
+} from '../format/types.js';
+import { estimateToolTokens } from '../providers/estimate-tokens.js';
+import type { TranslateOptions, TranslationResult } from '../providers/provider-types.js';
+import { createTranslator, type Translator } from '../providers/translator.js';
 import { registerGroup } from '../registry/register-group.js';
+import type { MigrationStatus, RegistrySnapshot } from '../registry/registry-snapshot.js';
 import { searchTools } from '../select/search-tools.js';
 import { selectTools } from '../select/select-tools.js';
 import { SelectionIndex } from '../select/selection-index.js';
-import type { SearchOptions, SearchResult, Selection, SelectOptions } from '../select/types.js';
+import type {
+  ContextCheck,
+  SearchOptions,
+  SearchResult,
+  Selection,
+  SelectOptions,
+} from '../select/types.js';
 import type { TextAnalyzer } from '../text/text-analyzer.js';
 
 // loaded on the first `execute`: handlers, input validation and processes are not needed to
 // load, list or select tools (the CLI's start-up path)
 let executeModule: Promise<typeof import('../execute/execute-tool.js')> | undefined;
 
-/** A named predicate for `context` groups: `(context, message) => boolean`. */
-export type ContextCheck = (context: Readonly<Record<string, unknown>>, message: string) => boolean;
-
-/** Which tools still live in code and which have moved to JSON (seed 004 migration). */
-export interface MigrationStatus {
-  /** Defined only in JSON group files. */
-  jsonOnly: readonly string[];
-  /** Defined only in code: still to migrate. */
-  fallbackOnly: readonly string[];
-  /** Defined in both: the JSON wins, so the code definition is safe to delete. */
-  both: readonly string[];
-}
-
 /** Settings a registry carries for the stages after loading (selection, execution). */
-export interface RegistrySettings {
+export interface RegistrySettings extends ExecutionSettings {
   limits: LoadLimits;
   contextChecks: ReadonlyMap<string, ContextCheck>;
-  /** Directories searched for `handlers/<executor>` modules, absolute. */
-  handlerDirs: readonly string[];
-  /** Implementations of code-defined (fallback) tools, by tool name. */
-  fallbackImplementations: ReadonlyMap<string, FallbackExecute>;
-  /** Values handed to handlers beyond the call context; also satisfy `requires_context` keys. */
-  services?: ReadonlyMap<string, unknown>;
-  /** Absolute directory for the handlers' stores. Default `<cwd>/.toolcap/data`. */
-  dataDir?: string;
-  /** Timeouts and output limits of `execute`; see `DEFAULT_EXECUTION_LIMITS`. */
-  executionLimits?: ExecutionLimits;
   /** Tokenizer, stemmer and stopwords of keyword matching and ranking. Default: English Porter. */
   analyzer?: TextAnalyzer;
-}
-
-/** Everything a registry snapshot holds. */
-export interface RegistryData {
-  tools: readonly RegisteredTool[];
-  groups: readonly RegisteredGroup[];
-  diagnostics: readonly Diagnostic[];
-  migration: MigrationStatus;
-  settings: RegistrySettings;
 }
 
 /** Filters for `registry.list()`. */
@@ -61,92 +45,148 @@ export interface ListOptions {
 }
 
 /**
- * An immutable snapshot of loaded tool groups (seed 003's registry API, typed). Lookups of
- * model-supplied names go through a Map, so `constructor` or `__proto__` are never tools.
- * Create one with `loadRegistry()` or `createRegistry()`.
+ * A loaded tool registry: an immutable snapshot of tool groups plus what works on it
+ * (selection, search, execution). Lookups of model-supplied names go through a Map, so
+ * `constructor` or `__proto__` are never tools. Create one with `loadRegistry()` or
+ * `createRegistry()`; `register()` returns a new one.
  */
-export class Registry {
+export interface Registry {
   /** Problems found while building this snapshot (errors skipped files or tools). */
   readonly diagnostics: readonly Diagnostic[];
   /** Runtime settings for selection and execution. */
   readonly settings: RegistrySettings;
-  readonly #tools: readonly RegisteredTool[];
-  readonly #groups: readonly RegisteredGroup[];
-  readonly #toolsByName: ReadonlyMap<string, RegisteredTool>;
-  readonly #groupsByName: ReadonlyMap<string, RegisteredGroup>;
-  readonly #migration: MigrationStatus;
-  readonly #selection: SelectionIndex;
-
-  /** @internal use `loadRegistry()` or `createRegistry()`. */
-  constructor(data: RegistryData) {
-    this.#tools = Object.freeze([...data.tools]);
-    this.#groups = Object.freeze([...data.groups]);
-    this.diagnostics = Object.freeze([...data.diagnostics]);
-    this.#migration = data.migration;
-    this.settings = data.settings;
-    this.#toolsByName = new Map(this.#tools.map((tool) => [tool.name, tool]));
-    this.#groupsByName = new Map(this.#groups.map((group) => [group.group, group]));
-    // the keyword index is built here, once per snapshot; the ranking index on first use
-    this.#selection = new SelectionIndex({
-      tools: this.#tools,
-      groups: this.#groups,
-      contextChecks: this.settings.contextChecks,
-      analyzer: this.settings.analyzer,
-      services: this.settings.services,
-    });
-  }
-
-  /** The tool named `name`, or undefined. Safe for names that come from a model. */
-  get(name: string): RegisteredTool | undefined {
-    return this.#toolsByName.get(name);
-  }
-
-  /** Whether a tool named `name` exists. */
-  has(name: string): boolean {
-    return this.#toolsByName.has(name);
-  }
-
-  /** All tools in catalog order (group file order, then tool order), optionally filtered. */
-  list(options: ListOptions = {}): readonly RegisteredTool[] {
-    if (options.group === undefined && options.category === undefined) return this.#tools;
-    return this.#tools.filter(
-      (tool) =>
-        (options.group === undefined || tool.group === options.group) &&
-        (options.category === undefined || tool.category === options.category),
-    );
-  }
-
-  /** All groups in catalog order. */
-  groups(): readonly RegisteredGroup[] {
-    return this.#groups;
-  }
-
-  /** The group named `name`, or undefined. */
-  group(name: string): RegisteredGroup | undefined {
-    return this.#groupsByName.get(name);
-  }
-
   /** Number of tools. */
-  get size(): number {
-    return this.#tools.length;
-  }
-
+  readonly size: number;
+  /** The tool named `name`, or undefined. Safe for names that come from a model. */
+  get(name: string): RegisteredTool | undefined;
+  /** Whether a tool named `name` exists. */
+  has(name: string): boolean;
+  /** All tools in catalog order (group file order, then tool order), optionally filtered. */
+  list(options?: ListOptions): readonly RegisteredTool[];
+  /** All groups in catalog order. */
+  groups(): readonly RegisteredGroup[];
+  /** The group named `name`, or undefined. */
+  group(name: string): RegisteredGroup | undefined;
   /**
    * Validates `group` like a group file and returns a NEW registry that includes it (this
    * snapshot is unchanged). Throws a `RegistryLoadError` listing the diagnostics when the group
    * is invalid, already registered, or reuses a tool name. The new snapshot holds `group`'s
    * own schemas, tags and examples, frozen in place: pass a copy if you keep changing yours.
    */
-  register(group: unknown): Registry {
-    return registerGroup(this, group);
-  }
-
+  register(group: unknown): Registry;
+  /**
+   * The tools for one conversation turn: pinned (`always`) groups, `context` groups whose
+   * condition holds, `keyword` groups whose keywords occur in `message`, groups kept by recent
+   * `history`, and optionally a relevance `fallback`; then filters and budgets. Each tool
+   * carries a `reason`; left-out candidates are in `dropped`. See `SelectOptions`.
+   */
+  select(message: string, options?: SelectOptions): Selection;
+  /** Tools ranked by relevance to `query` (BM25F over names, descriptions, parameters, groups). */
+  search(query: string, options?: SearchOptions): SearchResult[];
+  /**
+   * `translate(tools, provider, options)` with this registry's translation cache: a repeated
+   * turn costs well under a microsecond and gives byte-identical output. Each call returns
+   * fresh arrays and objects (over frozen entries), safe to change.
+   */
+  translate<P extends ProviderId>(
+    tools: readonly ToolDefinition[],
+    provider: P,
+    options?: TranslateOptions<P>,
+  ): TranslationResult<P>;
   /**
    * Runs one tool call: validates the input (nulls sent for optional parameters are dropped),
    * checks `requires_context`, runs the handler with a timeout and validates its output. Every
    * failure is returned as `{ ok: false, error }`; only an unknown tool name rejects, with a
    * `ToolNotFoundError`.
    */
+  execute(
+    name: string,
+    input: unknown,
+    context?: ToolContext,
+    options?: ExecuteOptions,
+  ): Promise<ExecuteResult>;
+  /**
+   * Builds the ranking index now instead of on the first `select` or `search`, and returns this
+   * registry, so a server with a large catalog pays for it at start-up (or in `watchRegistry`'s
+   * `load`) rather than in a user's turn.
+   */
+  prepare(): Registry;
+  /** Which tools are JSON-only, code-only (still to migrate) or both (safe to delete from code). */
+  migrationStatus(): MigrationStatus;
+}
+
+/**
+ * The registry object: a snapshot (data) wired to the stages that work on it. The selection
+ * index is built lazily, once per snapshot; execution modules load on the first call.
+ */
+class ToolRegistry implements Registry {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly settings: RegistrySettings;
+  readonly #snapshot: RegistrySnapshot;
+  #selection: SelectionIndex | undefined;
+  #translator: Translator | undefined;
+
+  constructor(snapshot: RegistrySnapshot, settings: RegistrySettings) {
+    this.#snapshot = snapshot;
+    this.diagnostics = snapshot.diagnostics;
+    this.settings = settings;
+  }
+
+  get size(): number {
+    return this.#snapshot.tools.length;
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.#snapshot.toolsByName.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.#snapshot.toolsByName.has(name);
+  }
+
+  list(options: ListOptions = {}): readonly RegisteredTool[] {
+    const { tools } = this.#snapshot;
+    if (options.group === undefined && options.category === undefined) return tools;
+    return tools.filter(
+      (tool) =>
+        (options.group === undefined || tool.group === options.group) &&
+        (options.category === undefined || tool.category === options.category),
+    );
+  }
+
+  groups(): readonly RegisteredGroup[] {
+    return this.#snapshot.groups;
+  }
+
+  group(name: string): RegisteredGroup | undefined {
+    return this.#snapshot.groupsByName.get(name);
+  }
+
+  register(group: unknown): Registry {
+    const snapshot = registerGroup(this.#snapshot, group, {
+      limits: this.settings.limits,
+      contextChecks: new Set(this.settings.contextChecks.keys()),
+    });
+    return new ToolRegistry(snapshot, withoutReplacedFallbacks(this.settings, snapshot));
+  }
+
+  select(message: string, options: SelectOptions = {}): Selection {
+    return selectTools(this.#selectionIndex(), message, options);
+  }
+
+  search(query: string, options: SearchOptions = {}): SearchResult[] {
+    return searchTools(this.#selectionIndex(), query, options);
+  }
+
+  translate<P extends ProviderId>(
+    tools: readonly ToolDefinition[],
+    provider: P,
+    options?: TranslateOptions<P>,
+  ): TranslationResult<P> {
+    this.#translator ??= createTranslator();
+    return this.#translator.translate(tools, provider, options);
+  }
+
   execute(
     name: string,
     input: unknown,
@@ -159,34 +199,58 @@ export class Registry {
     );
   }
 
-  /**
-   * The tools for one conversation turn: pinned (`always`) groups, `context` groups whose
-   * condition holds, `keyword` groups whose keywords occur in `message`, groups kept by recent
-   * `history`, and optionally a relevance `fallback`; then filters and budgets. Each tool
-   * carries a `reason`; left-out candidates are in `dropped`. See `SelectOptions`.
-   */
-  select(message: string, options: SelectOptions = {}): Selection {
-    return selectTools(this.#selection, message, options);
-  }
-
-  /** Tools ranked by relevance to `query` (BM25F over names, descriptions, parameters, groups). */
-  search(query: string, options: SearchOptions = {}): SearchResult[] {
-    return searchTools(this.#selection, query, options);
-  }
-
-  /**
-   * Builds the ranking index now instead of on the first `select` or `search`, and returns this
-   * registry. The build analyzes every tool's text (0.5-0.7 s at 10,000 tools and under 0.1 s at
-   * 1,000 on the bench machine), so a server with a large catalog can pay for it at start-up, or in
-   * `watchRegistry`'s `load` before a new snapshot is served, rather than in a user's turn.
-   */
   prepare(): this {
-    this.#selection.words();
+    this.#selectionIndex().words();
     return this;
   }
 
-  /** Which tools are JSON-only, code-only (still to migrate) or both (safe to delete from code). */
   migrationStatus(): MigrationStatus {
-    return this.#migration;
+    return this.#snapshot.migration;
   }
+
+  /** The snapshot behind `registry` (a static method can read the private field). */
+  static snapshotOf(registry: ToolRegistry): RegistrySnapshot {
+    return registry.#snapshot;
+  }
+
+  #selectionIndex(): SelectionIndex {
+    this.#selection ??= new SelectionIndex({
+      tools: this.#snapshot.tools,
+      groups: this.#snapshot.groups,
+      contextChecks: this.settings.contextChecks,
+      analyzer: this.settings.analyzer,
+      services: this.settings.services,
+      estimateTokens: estimateToolTokens,
+    });
+    return this.#selection;
+  }
+}
+
+/** A registry over `snapshot` with `settings`. */
+export function createRegistryObject(
+  snapshot: RegistrySnapshot,
+  settings: RegistrySettings,
+): Registry {
+  return new ToolRegistry(snapshot, settings);
+}
+
+/** The snapshot behind a registry made by this module. */
+export function snapshotOf(registry: Registry): RegistrySnapshot {
+  if (!(registry instanceof ToolRegistry)) {
+    throw new TypeError('expected a registry made by loadRegistry() or createRegistry()');
+  }
+  return ToolRegistry.snapshotOf(registry);
+}
+
+/** Settings whose fallback implementations no longer include tools JSON has replaced. */
+function withoutReplacedFallbacks(
+  settings: RegistrySettings,
+  snapshot: RegistrySnapshot,
+): RegistrySettings {
+  const implementations = new Map(
+    [...settings.fallbackImplementations].filter(
+      ([name]) => snapshot.toolsByName.get(name)?.source === 'fallback',
+    ),
+  );
+  return { ...settings, fallbackImplementations: implementations };
 }

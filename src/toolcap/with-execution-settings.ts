@@ -1,4 +1,9 @@
-import { Registry, type RegistrySettings } from './registry.js';
+import {
+  createRegistryObject,
+  type Registry,
+  type RegistrySettings,
+  snapshotOf,
+} from './registry.js';
 
 /**
  * A copy of `registry` whose execution settings (data dir, services, limits) are replaced by
@@ -9,11 +14,5 @@ export function withExecutionSettings(
   registry: Registry,
   patch: Partial<Pick<RegistrySettings, 'dataDir' | 'services' | 'executionLimits'>>,
 ): Registry {
-  return new Registry({
-    tools: registry.list(),
-    groups: registry.groups(),
-    diagnostics: registry.diagnostics,
-    migration: registry.migrationStatus(),
-    settings: { ...registry.settings, ...patch },
-  });
+  return createRegistryObject(snapshotOf(registry), { ...registry.settings, ...patch });
 }

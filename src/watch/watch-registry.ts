@@ -1,8 +1,10 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Diagnostic } from '../format/types.js';
-import { type LoadRegistryOptions, loadRegistry } from '../toolcap/load-registry.js';
+import { loadRegistry } from '../toolcap/load-registry.js';
 import type { Registry } from '../toolcap/registry.js';
+import { LOAD_REGISTRY_OPTIONS, type LoadRegistryOptions } from '../toolcap/registry-options.js';
+import { checkOptions, isFunction, type OptionCheck, toStringList } from '../util/check-options.js';
 import { hashGroupFiles, statGroupFiles } from './fingerprint-group-files.js';
 
 /** Options of `watchRegistry`: the `loadRegistry` options plus the watching cadence. */
@@ -21,6 +23,18 @@ export interface WatchRegistryOptions extends LoadRegistryOptions {
    */
   load?: () => Promise<Registry>;
 }
+
+const isMilliseconds: OptionCheck = (value) =>
+  typeof value === 'number' && value >= 0 && Number.isFinite(value)
+    ? undefined
+    : 'a number of milliseconds (0 or more)';
+
+const WATCH_REGISTRY_OPTIONS = {
+  ...LOAD_REGISTRY_OPTIONS,
+  debounceMs: isMilliseconds,
+  pollIntervalMs: isMilliseconds,
+  load: isFunction,
+};
 
 /** What a reload did. */
 export type RegistryChange =
@@ -93,6 +107,7 @@ export async function watchRegistry(
   options: WatchRegistryOptions = {},
   onChange?: RegistryChangeListener,
 ): Promise<RegistryWatcher> {
+  checkOptions('watchRegistry', options, WATCH_REGISTRY_OPTIONS);
   const watcher = new GroupFileWatcher(options);
   if (onChange !== undefined) watcher.subscribe(onChange);
   try {
@@ -106,6 +121,8 @@ export async function watchRegistry(
 
 class GroupFileWatcher implements RegistryWatcher {
   readonly #options: WatchRegistryOptions;
+  /** The options passed on to `loadRegistry` (the watching cadence taken out). */
+  readonly #loadOptions: LoadRegistryOptions;
   readonly #dirs: readonly string[];
   readonly #cwd: string;
   readonly #listeners = new Set<RegistryChangeListener>();
@@ -124,8 +141,12 @@ class GroupFileWatcher implements RegistryWatcher {
 
   constructor(options: WatchRegistryOptions) {
     this.#options = options;
+    const { debounceMs: _debounce, pollIntervalMs: _poll, load: _load, ...loadOptions } = options;
+    this.#loadOptions = loadOptions;
     this.#cwd = options.cwd ?? process.cwd();
-    this.#dirs = (options.dirs ?? ['schemas']).map((dir) => resolve(this.#cwd, dir));
+    this.#dirs = (options.dirs === undefined ? ['schemas'] : toStringList(options.dirs)).map(
+      (dir) => resolve(this.#cwd, dir),
+    );
   }
 
   async start(): Promise<void> {
@@ -138,7 +159,7 @@ class GroupFileWatcher implements RegistryWatcher {
     }
     const first = this.#enqueue(async () => {
       const hash = await hashGroupFiles(this.#dirs, this.#cwd);
-      this.#current = await (this.#options.load?.() ?? loadRegistry(this.#options));
+      this.#current = await (this.#options.load?.() ?? loadRegistry(this.#loadOptions));
       // if the files changed during this load, the next reload sees another hash and reloads
       this.#loadedHash = hash;
     });
@@ -231,7 +252,7 @@ class GroupFileWatcher implements RegistryWatcher {
       let candidate: Registry;
       try {
         candidate = await (this.#options.load?.() ??
-          loadRegistry({ ...this.#options, strict: false }));
+          loadRegistry({ ...this.#loadOptions, strict: false }));
       } catch (error) {
         return this.#emit({ type: 'failed', registry: this.current(), error });
       }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSTIC_CODES } from '../../src/load/diagnostic-codes.js';
+import { DIAGNOSTIC_CODES } from '../../src/format/diagnostic-codes.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 
@@ -181,7 +181,7 @@ describe('toolcap (general)', () => {
     expect(help.stdout).toMatch(/validate\s+check group files/);
     const usage = await runCli(['help', 'validate']);
     expect(usage.stdout).toMatch(
-      /^toolcap validate \[--schemas DIR\]\.\.\. \[--strict\] \[--json\]/,
+      /^toolcap validate \[--schemas PATH\]\.\.\. \[--strict\] \[--json\]/,
     );
     const flag = await runCli(['list', '--help']);
     expect(flag.code).toBe(0);
@@ -202,13 +202,13 @@ describe('toolcap (general)', () => {
     expect(option.stderr).toMatch(
       /unknown option --jsn for "toolcap validate"; did you mean --json\?/,
     );
-    expect(option.stderr).toMatch(/Usage: toolcap validate/);
+    expect(option.stderr).toMatch(/Run "toolcap help validate" for its options\./);
     const extra = await runCli(['list', 'stray']);
     expect(extra.code).toBe(2);
     expect(extra.stderr).toMatch(/"toolcap list" takes 0 argument\(s\) \(none\), got 1: "stray"/);
     const pin = await runCli(['list', '--pin', 'calendar']);
     expect(pin.code).toBe(2);
-    expect(pin.stderr).toMatch(/--pin expects KEY=VALUE/);
+    expect(pin.stderr).toMatch(/--pin expects GROUP=RANGE/);
   });
 });
 

@@ -599,7 +599,7 @@ describe('registry.execute: handler modules', () => {
     expect(result).toMatchObject({
       error: {
         code: 'HANDLER_NOT_FOUND',
-        details: { executor: 'nowhere', searched: [FIXTURE_HANDLERS] },
+        details: { executor: 'nowhere', searched: ['handlers'] },
       },
     });
   });
@@ -655,7 +655,10 @@ describe('registry.execute: handler modules', () => {
     });
     const missing = await registry.execute('twin_tool', {});
     expect(missing).toMatchObject({
-      error: { code: 'HANDLER_LOAD_FAILED', message: expect.stringContaining('npm run build') },
+      error: {
+        code: 'HANDLER_LOAD_FAILED',
+        message: expect.stringContaining('hx/twin.ts is TypeScript, which this Node.js process'),
+      },
     });
     await writeFile(
       join(root, 'dist', 'hx', 'twin.js'),

@@ -12,8 +12,8 @@ import {
   binaryNameFromTool,
   toolNameFromBinary,
 } from '../../src/execute/external/external-tool-names.js';
-import { loadExternalTools } from '../../src/execute/external/load-external-tools.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
+import { loadExternalTools } from '../../src/toolcap/load-external-tools.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { makeTempDir } from './testing-registry.js';
 

@@ -2,8 +2,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CreateRegistryOptions, createRegistry } from '../../src/toolcap/create-registry.js';
+import { createRegistry } from '../../src/toolcap/create-registry.js';
 import type { Registry } from '../../src/toolcap/registry.js';
+import type { CreateRegistryOptions } from '../../src/toolcap/registry-options.js';
 
 /** test/execute/fixtures/handlers */
 export const FIXTURE_HANDLERS = join(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { TranslationError } from '../../src/errors/translation-error.js';
 import { inlineRefs } from '../../src/json-schema/inline-refs.js';
-import { TranslationError } from '../../src/providers/translation-error.js';
 import { collect } from './sink.js';
 
 describe('inlineRefs', () => {

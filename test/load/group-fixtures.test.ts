@@ -478,6 +478,72 @@ const INVALID: Record<string, Case> = {
       },
     ],
   },
+  'example_requests_not_array_tools.json': {
+    tools: 0,
+    group: true,
+    diagnostics: [
+      {
+        code: 'INVALID_FIELD',
+        pointer: '/tools/0/example_requests',
+        message:
+          /tool "do_thing": example_requests must be an array of strings, the user messages the tool serves \(e\.g\. \["book a room/,
+      },
+    ],
+  },
+  'bad_example_request_tools.json': {
+    tools: 0,
+    group: true,
+    diagnostics: [
+      {
+        code: 'INVALID_EXAMPLE_REQUEST',
+        pointer: '/tools/0/example_requests/1',
+        message:
+          /tool "do_thing": example_requests\/1 must be a non-empty string, a user message the tool serves; write the request or remove the entry/,
+      },
+      {
+        code: 'INVALID_EXAMPLE_REQUEST',
+        pointer: '/tools/0/example_requests/2',
+        message: /tool "do_thing": example_requests\/2 must be a non-empty string/,
+      },
+    ],
+  },
+  'long_example_request_tools.json': {
+    tools: 0,
+    group: true,
+    diagnostics: [
+      {
+        code: 'INVALID_EXAMPLE_REQUEST',
+        pointer: '/tools/0/example_requests/0',
+        message:
+          /tool "do_thing": example_requests\/0 is 517 characters, longer than 500 \(limits\.maxExampleRequestLength\); shorten it/,
+      },
+    ],
+  },
+  'too_many_example_requests_tools.json': {
+    tools: 0,
+    group: true,
+    diagnostics: [
+      {
+        code: 'TOO_MANY_EXAMPLE_REQUESTS',
+        pointer: '/tools/0/example_requests',
+        message:
+          /tool "do_thing": example_requests has 51 entries, more than 50 \(limits\.maxExampleRequests\); keep the most varied ones/,
+      },
+    ],
+  },
+  'duplicate_example_request_tools.json': {
+    tools: 1,
+    group: true,
+    diagnostics: [
+      {
+        severity: 'warning',
+        code: 'DUPLICATE_EXAMPLE_REQUEST',
+        pointer: '/tools/0/example_requests/2',
+        message:
+          /tool "do_thing": example_requests\/2 "find me a {2}flight to Oslo " repeats example_requests\/0 and is ignored; remove it/,
+      },
+    ],
+  },
 };
 
 async function loadSingle(directory: string, file: string) {

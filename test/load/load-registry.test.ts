@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
 import { getCompileCount } from '../../src/json-schema/compile-schema.js';
+import { RegistryLoadError } from '../../src/load/registry-load-error.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 
@@ -387,11 +387,11 @@ describe('loadRegistry', () => {
     const dir = createTempDir({ 'empty/readme.txt': 'nothing here' });
     const registry = await loadRegistry({ dirs: ['nope', 'empty'], cwd: dir });
     expect(registry.diagnostics).toMatchObject([
-      { severity: 'error', code: 'FILE_UNREADABLE', file: 'nope' },
+      { severity: 'error', code: 'SCHEMAS_DIR_NOT_FOUND', file: 'nope' },
       { severity: 'warning', code: 'NO_GROUP_FILES', file: 'empty' },
     ]);
     expect(registry.diagnostics[0]?.message).toMatch(
-      /does not exist or is not a directory; check the path \(--schemas DIR\)/,
+      /^schema directory nope does not exist; check the path$/,
     );
   });
 

@@ -770,3 +770,46 @@ describe('diffGroups: ordering and version checks', () => {
     expect(diff).toMatchObject({ required_bump: 'none', actual_bump: 'downgrade', ok: false });
   });
 });
+
+describe('diffGroups: example requests', () => {
+  it('adding example requests is a patch change that counts what was added', () => {
+    const change = only(
+      diffWith((group) => {
+        tool(group, 0).example_requests = ['book a meeting with Sam on Friday', 'set up a call'];
+      }),
+      'example_requests_changed',
+      'patch',
+    );
+    expect(change.pointer).toBe('/tools/0/example_requests');
+    expect(change.tool).toBe('create_event');
+    expect(change.message).toBe(
+      'tool "create_event": example_requests changed (2 added, 0 removed)',
+    );
+  });
+
+  it('removing or reordering them is a patch change too', () => {
+    const before = baseGroup();
+    tool(before, 1).example_requests = ["what's on today", 'show my week', 'agenda please'];
+    const removed = structuredClone(before);
+    delete tool(removed, 1).example_requests;
+    const removal = diffGroups(parse(before), parse(removed));
+    expect(removal.changes.map((change) => [change.kind, change.bump, change.pointer])).toEqual([
+      ['example_requests_changed', 'patch', '/tools/1'],
+    ]);
+    expect(removal.changes[0]!.message).toMatch(/\(0 added, 3 removed\)/);
+
+    const reordered = structuredClone(before);
+    tool(reordered, 1).example_requests = ['agenda please', "what's on today", 'show my week'];
+    const reorder = diffGroups(parse(before), parse(reordered));
+    expect(reorder.changes.map((change) => change.message)).toEqual([
+      'tool "get_agenda": example_requests changed (0 added, 0 removed, reordered)',
+    ]);
+    expect(reorder.required_bump).toBe('patch');
+  });
+
+  it('identical example requests are no change', () => {
+    const before = baseGroup();
+    tool(before, 0).example_requests = ['book a meeting'];
+    expect(diffGroups(parse(before), parse(structuredClone(before))).changes).toEqual([]);
+  });
+});

@@ -169,14 +169,42 @@ describe('toolcap import', () => {
     );
   });
 
+  it('points "$schema" at the installed package\'s schema when there is one', async () => {
+    const dir = projectWith({
+      'node_modules/tool-capabilities/package.json': {
+        name: 'tool-capabilities',
+        version: '0.1.0',
+        exports: { './tool-group.schema.json': './schemas/tool-group.schema.json' },
+      },
+      'node_modules/tool-capabilities/schemas/tool-group.schema.json': { type: 'object' },
+    });
+    const result = await runCli(['import', '--from', 'mcp', 'met.json', '--group', 'museum'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(0);
+    expect(readJson(join(dir, 'schemas/museum_tools.json')).$schema).toBe(
+      '../node_modules/tool-capabilities/schemas/tool-group.schema.json',
+    );
+  });
+
   it('writes nothing when no tool could be imported (usually the wrong --from)', async () => {
-    const dir = projectWith({ 'none.json': '{"tools": []}' });
+    const dir = projectWith({
+      'none.json': '{"tools": []}',
+      'hosted.json': '{"tools": [{"type": "web_search_20250305", "name": "web_search"}]}',
+    });
     const wrong = await runCli(['import', '--from', 'bedrock', 'met.json', '--group', 'g'], {
       cwd: dir,
     });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toBe(
-      'toolcap: no tool of met.json could be imported as --from bedrock (3 warning(s); the first: ENTRY_SKIPPED /0: entry 0 of the bedrock payload was skipped: it is not a toolSpec (cache points and system tools are not imported)); check --from. Nothing was written\n',
+      'toolcap: met.json holds mcp tools, not bedrock ones: entry 0 ("list-departments") keeps its parameters in "inputSchema" (bedrock tools keep them in "toolSpec.inputSchema.json"). Nothing was written; use --from mcp\n',
+    );
+    const hosted = await runCli(['import', '--from', 'anthropic', 'hosted.json', '--group', 'g'], {
+      cwd: dir,
+    });
+    expect(hosted.code).toBe(1);
+    expect(hosted.stderr).toBe(
+      'toolcap: no tool of hosted.json could be imported as --from anthropic (1 warning(s); the first: ENTRY_SKIPPED /0: entry 0 of the anthropic payload was skipped: "web_search_20250305" is a server tool, not a custom tool); check --from. Nothing was written\n',
     );
     const empty = await runCli(['import', '--from', 'mcp', 'none.json', '--group', 'g'], {
       cwd: dir,

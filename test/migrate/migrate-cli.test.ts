@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportMigration } from '../../src/migrate/migration-report.js';
+import { reportMigration } from '../../src/toolcap/migration-report.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 

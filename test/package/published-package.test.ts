@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -27,7 +27,6 @@ describe.runIf(built)('the published package', () => {
     for (const name of [
       'loadRegistry',
       'createRegistry',
-      'Registry',
       'RegistryLoadError',
       'ToolcapError',
       'DIAGNOSTIC_CODES',
@@ -52,5 +51,11 @@ describe.runIf(built)('the published package', () => {
     expect(paths).toContain('LICENSE');
     expect(paths.filter((path) => path.startsWith('test/') || path.startsWith('src/'))).toEqual([]);
     expect(paths.filter((path) => path.endsWith('_tools.json'))).toEqual([]);
+    // source maps would point at src/*.ts, which is not shipped
+    expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
+    const mapped = paths
+      .filter((path) => /\.(m?js|d\.ts)$/.test(path))
+      .filter((path) => readFileSync(join(ROOT, path), 'utf8').includes('sourceMappingURL='));
+    expect(mapped).toEqual([]);
   });
 });

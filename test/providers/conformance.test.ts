@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { TranslationError } from '../../src/errors/translation-error.js';
 import { fromProvider } from '../../src/providers/from-provider.js';
 import { PROVIDER_IDS, type ProviderId } from '../../src/providers/provider-types.js';
 import { translate } from '../../src/providers/translate.js';
-import { TranslationError } from '../../src/providers/translation-error.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { checkPayload } from './conformance/check-payload.js';
 import { loadCorpus } from './corpus-helpers.js';

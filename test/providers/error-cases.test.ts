@@ -4,6 +4,7 @@
  * the provider's conformance checker).
  */
 import { describe, expect, it } from 'vitest';
+import { TranslationError } from '../../src/errors/translation-error.js';
 import type { ToolDefinition } from '../../src/format/types.js';
 import { fromProvider } from '../../src/providers/from-provider.js';
 import type {
@@ -14,7 +15,6 @@ import type {
   ProviderId,
 } from '../../src/providers/provider-types.js';
 import { translate } from '../../src/providers/translate.js';
-import { TranslationError } from '../../src/providers/translation-error.js';
 import { checkPayload } from './conformance/check-payload.js';
 import { metaSchemaProblems } from './conformance/json-schema-meta.js';
 import { makeTool, schemaNodes } from './tool-fixtures.js';

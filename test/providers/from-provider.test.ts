@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { TranslationError } from '../../src/errors/translation-error.js';
 import type { ToolDefinition } from '../../src/format/types.js';
 import { checkSchema } from '../../src/json-schema/check-schema.js';
 import { fromProvider } from '../../src/providers/from-provider.js';
 import { PROVIDER_IDS, type ProviderId } from '../../src/providers/provider-types.js';
 import { translate } from '../../src/providers/translate.js';
-import { TranslationError } from '../../src/providers/translation-error.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { loadCorpus } from './corpus-helpers.js';
 import { makeTool } from './tool-fixtures.js';

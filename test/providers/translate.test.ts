@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RegisteredTool } from '../../src/format/types.js';
+import { TranslationError } from '../../src/errors/translation-error.js';
 import { PROVIDER_IDS, type ProviderId } from '../../src/providers/provider-types.js';
 import { translate } from '../../src/providers/translate.js';
-import { TranslationError } from '../../src/providers/translation-error.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { makeRegisteredTool, makeTool } from './tool-fixtures.js';
 
@@ -13,58 +12,20 @@ describe('translate', () => {
     expect(translate([], provider)).toEqual({ payload: [], metadata: {}, warnings: [] });
   });
 
-  it('returns the very same result for the same tools in the same order (cached)', () => {
+  it('is pure: every call builds a fresh result, and changing one changes no other', () => {
     const tools = registry.list();
-    const first = translate(tools, 'openai');
-    expect(translate(tools, 'openai')).toBe(first);
-    // a new array holding the same tool objects hits the cache too
-    expect(translate([...tools], 'openai')).toBe(first);
-    // options are keyed by value
-    expect(translate(tools, 'openai', {})).toBe(first);
-    expect(translate(tools, 'openai', { strict: true })).not.toBe(first);
-  });
-
-  it('reuses per-tool translations across different selections, byte-identical', () => {
-    const [a, b, c] = registry.list();
-    const ab = translate([a!, b!], 'google');
-    const bc = translate([b!, c!], 'google');
-    expect(bc.payload[0]!.functionDeclarations[0]).toBe(ab.payload[0]!.functionDeclarations[1]);
-    expect(JSON.stringify(translate([a!, b!, c!], 'google').payload)).toBe(
-      JSON.stringify(
-        translate(
-          [a!, b!, c!].map((tool) => ({ ...tool })),
-          'google',
-        ).payload,
-      ),
-    );
-  });
-
-  it('recognizes copies of tools (a selection wraps registry tools) and tells changed copies apart', () => {
-    const tools = registry.list().slice(0, 3);
-    const first = translate(tools, 'openai');
-    const copies = tools.map((tool) => ({ ...tool, reason: { strategy: 'keyword' } }));
-    expect(translate(copies, 'openai')).toBe(first);
-    const reordered = [copies[2]!, copies[0]!];
-    expect(translate(reordered, 'openai').payload[0]).toBe(first.payload[2]);
-    const changed = { ...tools[0]!, description: 'Something else entirely.' };
-    const result = translate([changed], 'openai');
-    expect(result.payload[0]!.function.description).toBe('Something else entirely.');
-    expect(result.payload[0]).not.toBe(first.payload[0]);
-    const moved: RegisteredTool = { ...registry.list()[0]!, group: 'other' };
-    const regrouped = translate([moved], 'openai');
-    expect(regrouped.metadata[tools[0]!.name]!.group).toBe('other');
-  });
-
-  it("keeps the turn's list cached while single tools are translated in between (token estimates)", () => {
-    const tools = registry.list().slice(0, 5);
-    const turn = translate(tools, 'anthropic');
-    for (const tool of tools) translate([tool], 'anthropic');
-    translate(tools.slice(0, 2), 'anthropic');
-    expect(translate(tools, 'anthropic')).toBe(turn);
-    // many option values: old keys are evicted, results stay correct
-    for (let depth = 1; depth <= 70; depth++)
-      translate(tools, 'bedrock', { recursionDepth: depth });
-    expect(translate(tools, 'bedrock', { recursionDepth: 1 }).payload).toHaveLength(5);
+    const first = translate(tools, 'anthropic');
+    const second = translate(tools, 'anthropic');
+    expect(second).toEqual(first);
+    expect(second.payload).not.toBe(first.payload);
+    expect(second.payload[0]).not.toBe(first.payload[0]);
+    // appending a provider's built-in tool and editing an entry are ordinary things to do
+    (first.payload as unknown[]).push({ type: 'web_search_20250305', name: 'web_search' });
+    (first.payload[0] as { description?: string }).description = 'X';
+    first.metadata[tools[0]!.name]!.executor = 'changed';
+    const third = translate(tools, 'anthropic');
+    expect(third).toEqual(second);
+    expect(third.payload).toHaveLength(tools.length);
   });
 
   it('keeps options apart: the same options object modified between calls is re-keyed', () => {
@@ -193,31 +154,53 @@ describe('translate options', () => {
     makeTool({ type: 'object', properties: {} }, { name: 'two' }),
   ];
 
-  it('anthropic: deferLoading by name, regex tool search, cache_control with ttl', () => {
+  it('anthropic: deferLoading by name, regex tool search, cache_control with ttl on the last loaded tool', () => {
     const result = translate(tools, 'anthropic', {
       deferLoading: ['two', 'ghost'],
       toolSearch: 'regex',
       cacheControl: { type: 'ephemeral', ttl: '1h' },
     });
+    // Anthropic rejects cache_control on a deferred tool: the breakpoint goes on "one"
     expect(result.payload).toEqual([
       { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
       {
         name: 'one',
         description: 'A sample tool.',
         input_schema: { type: 'object', properties: {} },
+        cache_control: { type: 'ephemeral', ttl: '1h' },
       },
       {
         name: 'two',
         description: 'A sample tool.',
         input_schema: { type: 'object', properties: {} },
         defer_loading: true,
-        cache_control: { type: 'ephemeral', ttl: '1h' },
       },
     ]);
     expect(result.warnings.map((warning) => warning.code)).toEqual(['UNKNOWN_TOOL_OPTION']);
     expect(
       translate(tools, 'anthropic', { cacheControl: { type: 'ephemeral' } }).payload[1],
     ).toHaveProperty('cache_control', { type: 'ephemeral' });
+  });
+
+  it('anthropic: no cache breakpoint when every tool is deferred, with a warning', () => {
+    const result = translate(tools, 'anthropic', { deferLoading: true, cacheControl: true });
+    expect(result.payload.filter((entry) => 'cache_control' in entry)).toEqual([]);
+    expect(result.warnings).toEqual([
+      expect.objectContaining({
+        code: 'CACHE_CONTROL_SKIPPED',
+        message: expect.stringContaining('every tool is deferred'),
+      }),
+    ]);
+    // with toolSearch: false one tool stays loaded, and it carries the breakpoint
+    const kept = translate(tools, 'anthropic', {
+      deferLoading: true,
+      toolSearch: false,
+      cacheControl: true,
+    });
+    expect(kept.payload.map((entry) => ('cache_control' in entry ? entry.name : '-'))).toEqual([
+      'one',
+      '-',
+    ]);
   });
 
   it('openai-responses: deferLoading adds the hosted tool_search tool, or keeps one tool loaded', () => {

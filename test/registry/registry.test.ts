@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
 import { ToolcapError } from '../../src/errors/toolcap-error.js';
+import { RegistryLoadError } from '../../src/load/registry-load-error.js';
 import type { FallbackTool } from '../../src/registry/fallback-tools.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';

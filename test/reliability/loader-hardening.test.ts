@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonDocument } from '../../src/load/parse-json-document.js';
-import { listNames, quoteValue } from '../../src/load/quote-value.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
+import { listNames, quoteValue } from '../../src/util/quote-value.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 import { registryProblems } from './registry-invariants.js';
 

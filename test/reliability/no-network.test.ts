@@ -1,11 +1,11 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TranslationError } from '../../src/errors/translation-error.js';
 import { validateToolInput } from '../../src/execute/validate-tool-input.js';
 import type { RegisteredTool, ToolDefinition } from '../../src/format/types.js';
 import { compileSchema } from '../../src/json-schema/compile-schema.js';
 import { PROVIDER_IDS } from '../../src/providers/provider-types.js';
 import { translate } from '../../src/providers/translate.js';
-import { TranslationError } from '../../src/providers/translation-error.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { loadBundledRegistry } from '../handlers/bundled-registry.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';

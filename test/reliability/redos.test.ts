@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
 import { validateToolInput } from '../../src/execute/validate-tool-input.js';
 import type { RegisteredTool } from '../../src/format/types.js';
 import {
@@ -12,6 +11,7 @@ import {
   estimateBacktrackingDegree,
   findCatastrophicBacktracking,
 } from '../../src/json-schema/find-catastrophic-backtracking.js';
+import { RegistryLoadError } from '../../src/load/registry-load-error.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';

@@ -1,7 +1,7 @@
+import { DIAGNOSTIC_CODES } from '../../src/format/diagnostic-codes.js';
 import { TOOL_NAME_PATTERN } from '../../src/format/names.js';
 import type { Diagnostic } from '../../src/format/types.js';
-import { DIAGNOSTIC_CODES } from '../../src/load/diagnostic-codes.js';
-import { Registry } from '../../src/toolcap/registry.js';
+import type { Registry } from '../../src/toolcap/registry.js';
 
 /**
  * Problems with the shape of a diagnostic: a catalogued code, a severity, a file, a JSON
@@ -43,7 +43,7 @@ export function diagnosticProblems(diagnostic: Diagnostic): string[] {
  * unless a group defines them.
  */
 export function registryProblems(registry: unknown): string[] {
-  if (!(registry instanceof Registry)) return ['not a Registry'];
+  if (!isRegistry(registry)) return ['not a Registry'];
   const problems = registry.diagnostics.flatMap(diagnosticProblems);
   const groups = new Set(registry.groups().map((group) => group.group));
   const names = new Set<string>();
@@ -65,4 +65,14 @@ export function registryProblems(registry: unknown): string[] {
     }
   }
   return problems;
+}
+
+function isRegistry(value: unknown): value is Registry {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as Registry).list === 'function' &&
+    typeof (value as Registry).select === 'function' &&
+    Array.isArray((value as Registry).diagnostics)
+  );
 }

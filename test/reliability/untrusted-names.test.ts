@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { TranslationError } from '../../src/errors/translation-error.js';
 import { compileSchema } from '../../src/json-schema/compile-schema.js';
 import { PROVIDER_IDS } from '../../src/providers/provider-types.js';
 import { translate } from '../../src/providers/translate.js';
-import { TranslationError } from '../../src/providers/translation-error.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import type { Registry } from '../../src/toolcap/registry.js';

@@ -2,7 +2,7 @@ import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RegistryLoadError } from '../../src/errors/registry-load-error.js';
+import { RegistryLoadError } from '../../src/load/registry-load-error.js';
 import type { Registry } from '../../src/toolcap/registry.js';
 import {
   type RegistryChange,
@@ -153,7 +153,7 @@ describe('watchRegistry: hot reload without loss', () => {
     const later = join(dir, 'later');
     const { watcher } = await startWatcher(dir, { dirs: [dir, later], pollIntervalMs: 50 });
     expect(watcher.current().diagnostics.map((diagnostic) => diagnostic.code)).toEqual([
-      'FILE_UNREADABLE',
+      'SCHEMAS_DIR_NOT_FOUND',
     ]);
 
     const nested = waitForChange(watcher, (change) => change.type === 'swapped');

@@ -50,7 +50,6 @@ describe('maxTools', () => {
       expect(dropped.length).toBe(8 - maxTools);
       for (const drop of dropped) {
         expect(drop.reason).toContain(`maxTools ${maxTools} is reached`);
-        expect(Object.isFrozen(drop)).toBe(true);
       }
     }
   });
@@ -123,7 +122,8 @@ describe('maxTokens', () => {
     const selection = registry.select('alpha report', { maxTokens: budget });
     expect(selection.names).toEqual(['a_two', 'pin_one', 'pin_two']);
     expect(selection.estimatedTokens).toBe(pins + tokens('a_two'));
-    expect(selection.dropped[0]).toEqual({
+    expect(selection.dropped[0]).toMatchObject({ name: 'doc_one', code: 'MISSING_CONTEXT' });
+    expect(selection.dropped[1]).toEqual({
       name: 'a_one',
       group: 'a',
       code: 'OVER_MAX_TOKENS',
@@ -158,8 +158,8 @@ describe('maxTokens', () => {
 
 describe('filters', () => {
   it('drops tools costlier than maxCost', () => {
-    const selection = registry.select('beta', { maxCost: 'medium' });
-    expect(selection.names).toEqual(['pin_one', 'pin_two', 'b_two']);
+    const selection = registry.select('beta', { ...ctx, maxCost: 'medium' });
+    expect(selection.names).toEqual(['pin_one', 'pin_two', 'b_two', 'doc_one']);
     expect(selection.dropped).toEqual([
       {
         name: 'b_one',
@@ -171,7 +171,7 @@ describe('filters', () => {
   });
 
   it('drops tools slower than maxLatency', () => {
-    const selection = registry.select('beta', { maxLatency: 'fast' });
+    const selection = registry.select('beta', { ...ctx, maxLatency: 'fast' });
     expect(selection.dropped).toEqual([
       {
         name: 'b_two',
@@ -185,12 +185,14 @@ describe('filters', () => {
   it('keeps only the given categories, pins included', () => {
     const selection = registry.select('beta', { categories: ['analysis'] });
     expect(selection.names).toEqual(['b_two']);
+    // the context tool is dropped by its strategy (no project_id), before any filter
     expect(selection.dropped.map((drop) => [drop.name, drop.code])).toEqual([
+      ['doc_one', 'MISSING_CONTEXT'],
       ['pin_one', 'CATEGORY_EXCLUDED'],
       ['pin_two', 'CATEGORY_EXCLUDED'],
       ['b_one', 'CATEGORY_EXCLUDED'],
     ]);
-    expect(selection.dropped[0]!.reason).toBe(
+    expect(selection.dropped[1]!.reason).toBe(
       'category retrieval is not among the allowed categories (analysis)',
     );
   });

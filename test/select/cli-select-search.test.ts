@@ -36,7 +36,17 @@ describe('toolcap select', () => {
       'write_journal',
       'search_journals',
     ]);
-    expect(output.dropped).toEqual([]);
+    // the project docs' context group does not apply without project_id, and says so
+    expect(output.dropped).toEqual(
+      ['list_project_docs', 'read_project_doc', 'write_project_doc', 'search_project_docs'].map(
+        (name) => ({
+          name,
+          group: 'project_docs',
+          code: 'MISSING_CONTEXT',
+          reason: expect.stringContaining('requires context project_id'),
+        }),
+      ),
+    );
     expect(output.warnings).toEqual([]);
   });
 
@@ -212,7 +222,7 @@ describe('toolcap select', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
-    expect(result.stderr).toContain('Usage: toolcap select');
+    expect(result.stderr).toContain('Run "toolcap help select" for its options.');
   });
 
   it('prints help', async () => {

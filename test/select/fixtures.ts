@@ -1,6 +1,6 @@
-import type { CreateRegistryOptions } from '../../src/toolcap/create-registry.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
 import type { Registry } from '../../src/toolcap/registry.js';
+import type { CreateRegistryOptions } from '../../src/toolcap/registry-options.js';
 
 /** A valid tool entry with overrides (metadata is merged). */
 export function tool(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RelevanceIndex } from '../../src/select/relevance-index.js';
 import { TermVocabulary } from '../../src/select/term-vocabulary.js';
+import { BM25_K1 } from '../../src/select/tool-document.js';
 import { createTextAnalyzer } from '../../src/text/text-analyzer.js';
 import { group, registryOf, tool } from './fixtures.js';
 
@@ -12,6 +13,11 @@ const registry = registryOf([
   ]),
 ]);
 const analyzer = createTextAnalyzer();
+
+/** A ranking query of `ids` with `weights` (default 1) and `unknown` words. */
+function q(ids: number[], weights: number[] = ids.map(() => 1), unknown = 0) {
+  return { ids, weights, unknown };
+}
 
 function build() {
   const vocabulary = new TermVocabulary();
@@ -37,20 +43,20 @@ describe('RelevanceIndex', () => {
     const { index, id } = build();
     const query = [id('beta'), id('records'), id('search')];
     const weights = [1, 1, 0.5];
-    const full = index.search(query, weights, 10);
+    const full = index.search(q(query, weights), 10);
     const raw = [0, 0, 0];
-    index.scoreRanges(query, weights, [0, 3], [0, 1, 2], 0, 3, raw);
+    index.scoreRanges(q(query, weights), [0, 3], [0, 1, 2], 0, 3, raw);
     for (const { doc, raw: score } of full) expect(raw[doc]).toBeCloseTo(score, 10);
     expect(raw[2]).toBe(0);
     // a second call starts from a clean accumulator
     const again = [0, 0, 0];
-    index.scoreRanges(query, weights, [1, 2], [1], 0, 1, again);
+    index.scoreRanges(q(query, weights), [1, 2], [1], 0, 1, again);
     expect(again[0]).toBeCloseTo(raw[1]!, 10);
   });
 
   it('scores ranges anywhere in long postings exactly as a full search does', () => {
     // 12 groups of 15 tools: "records" is in every tool, "ledger" in every third and "alpha"
-    // in one group, so postings are long (skip directory), sparse and short
+    // in one group, so postings are long, sparse and short
     const groups = Array.from({ length: 12 }, (_, g) =>
       group(
         `g${g}`,
@@ -68,7 +74,7 @@ describe('RelevanceIndex', () => {
     const id = (word: string) => vocabulary.idOf(analyzer.stem(word));
     const query = [id('records'), id('ledger'), id('alpha'), id('item')];
     const weights = [1, 0.5, 2, 1];
-    const full = new Map(index.search(query, weights, 1000).map((r) => [r.doc, r.raw]));
+    const full = new Map(index.search(q(query, weights), 1000).map((r) => [r.doc, r.raw]));
     expect(full.size).toBe(180);
     // every group's range alone, several together (out of catalog order), single tools, and
     // ranges that start and end inside groups
@@ -86,7 +92,7 @@ describe('RelevanceIndex', () => {
         for (let doc = ranges[at]!; doc < ranges[at + 1]!; doc++) docs.push(doc);
       }
       const raw = docs.map(() => 0);
-      index.scoreRanges(query, weights, ranges, docs, 0, docs.length, raw);
+      index.scoreRanges(q(query, weights), ranges, docs, 0, docs.length, raw);
       docs.forEach((doc, slot) => {
         expect(raw[slot]).toBeCloseTo(full.get(doc)!, 10);
       });
@@ -95,22 +101,20 @@ describe('RelevanceIndex', () => {
 
   it('searches best first with catalog-order ties, k and a filter', () => {
     const { index, id } = build();
-    const results = index.search([id('records')], [1], 10);
+    const results = index.search(q([id('records')]), 10);
     expect(results.map((result) => result.doc)).toEqual([0, 1]);
-    expect(index.search([id('records')], [1], 1).map((result) => result.doc)).toEqual([0]);
-    expect(index.search([id('records')], [1], 10, (doc) => doc !== 0).map((r) => r.doc)).toEqual([
-      1,
-    ]);
-    expect(index.search([id('beta')], [1], 10)[0]!.doc).toBe(1);
-    expect(index.search([-1], [1], 10)).toEqual([]);
+    expect(index.search(q([id('records')]), 1).map((result) => result.doc)).toEqual([0]);
+    expect(index.search(q([id('records')]), 10, (doc) => doc !== 0).map((r) => r.doc)).toEqual([1]);
+    expect(index.search(q([id('beta')]), 10)[0]!.doc).toBe(1);
+    expect(index.search(q([-1]), 10)).toEqual([]);
   });
 
   it('bounds scores by maxScore, counting unknown terms', () => {
     const { index, id } = build();
     const query = [id('gamma')];
-    const best = index.search(query, [1], 1)[0]!.raw;
-    expect(best).toBeLessThan(index.maxScore(query, [1], 0));
-    expect(index.maxScore(query, [1], 1)).toBeGreaterThan(index.maxScore(query, [1], 0));
-    expect(index.maxScore([], [], 1)).toBeCloseTo(index.unknownIdf * (index.k1 + 1), 10);
+    const best = index.search(q(query), 1)[0]!.raw;
+    expect(best).toBeLessThan(index.maxScore(q(query)));
+    expect(index.maxScore(q(query, [1], 1))).toBeGreaterThan(index.maxScore(q(query)));
+    expect(index.maxScore(q([], [], 1))).toBeCloseTo(index.unknownIdf * (BM25_K1 + 1), 10);
   });
 });

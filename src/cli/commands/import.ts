@@ -1,11 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { join, relative, resolve, sep } from 'node:path';
 import valid from 'semver/functions/valid.js';
 import { ToolcapError } from '../../errors/toolcap-error.js';
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import { GROUP_NAME_PATTERN, isValidExecutorName } from '../../format/names.js';
 import type { SelectionStrategy, Warning } from '../../format/types.js';
+import { displayPath } from '../../load/display-path.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
 import type { ImportedGroup } from '../../migrate/build-imported-group.js';
 import {
@@ -15,11 +17,13 @@ import {
 } from '../../migrate/import-tool-list.js';
 import { keywordDocument } from '../../migrate/suggest-keywords.js';
 import { toGroupName } from '../../migrate/to-group-name.js';
-import { displayPath, loadRegistry } from '../../toolcap/load-registry.js';
+import { PayloadFormatError } from '../../providers/import/payload-format-error.js';
+import { loadRegistry } from '../../toolcap/load-registry.js';
 import { errorMessage } from '../../util/error-message.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { optionalString, parseCliArgs } from '../parse-cli-args.js';
+import { providerAlias } from '../provider-alias.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'turn an existing tool list into a validated group file';
@@ -28,15 +32,20 @@ export const summary = 'turn an existing tool list into a validated group file';
 export const usage = `toolcap import --from FORMAT FILE --group NAME [options]
 
 Converts the tools in FILE into <out>/<group>_tools.json and checks the file with the loader.
-FORMAT: ${IMPORT_SOURCES.join(', ')}.
+FORMAT: ${IMPORT_SOURCES.join(', ')};
+gemini (the same as google).
 FILE may hold a provider's "tools" array (or the whole request body), an MCP tools/list result
-{"tools": [...]}, seed 000 --schema output (one object or an array; --from canonical), or
-seed 003 tools with "params" lists (--from params). Invalid names are converted (the mapping
-is printed and kept as "x-original-name"), messy types are repaired, each with a warning.
-Details: docs/migration.md.
+{"tools": [...]}, an external tool's --schema output (one object or an array; --from
+canonical), or tools with "params" lists (--from params). Invalid names are converted (the
+mapping is printed and kept as "x-original-name"), messy types are repaired, each with a
+warning. FILE holding another format's tools than --from says is an error naming the --from
+that fits. Details: docs/migration.md.
 
+The report (file, renamed tools, categories, keywords, warnings) goes to stdout; load
+diagnostics of the written file to stderr.
 Exit 0 when the file was written and loads without errors, 1 when the import failed (unreadable
-or unusable FILE, an existing file without --force, a file the loader rejects), 2 on a usage error.
+or unusable FILE, the wrong --from, an existing file without --force, a file the loader
+rejects), 2 on a usage error.
 
 Options:
   --from FORMAT            format of FILE (required)
@@ -85,7 +94,9 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     );
   }
   const others = await readOtherGroups(outDir, options.group, io.cwd);
-  const imported = importToolList(input, {
+  const schema = installedSchemaPath(io.cwd, outDir);
+  const imported = importOrExplain(file, input, {
+    ...(schema !== undefined ? { schema } : {}),
     from: options.from,
     group: options.group,
     sourceLabel: `${file} (${options.from})`,
@@ -142,6 +153,43 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   return 0;
 }
 
+/**
+ * The group-file schema of the package installed where the command runs, relative to the
+ * written file (`../node_modules/tool-capabilities/schemas/tool-group.schema.json`): editors
+ * resolve it offline. Undefined when the package cannot be resolved from `cwd` (npx without an
+ * install), so the published URL is used.
+ */
+function installedSchemaPath(cwd: string, outDir: string): string | undefined {
+  try {
+    const file = createRequire(join(cwd, 'package.json')).resolve(
+      'tool-capabilities/tool-group.schema.json',
+    );
+    return relative(outDir, file).split(sep).join('/');
+  } catch {
+    return undefined;
+  }
+}
+
+/** importToolList, with a wrong --from explained in terms of --from. */
+function importOrExplain(
+  file: string,
+  input: unknown,
+  options: Parameters<typeof importToolList>[1],
+): ImportedGroup {
+  try {
+    return importToolList(input, options);
+  } catch (error) {
+    if (!(error instanceof PayloadFormatError)) throw error;
+    const [best, ...others] = error.fits;
+    const name = error.tool === undefined ? '' : ` (${JSON.stringify(error.tool)})`;
+    const alternatives = others.map((fit) => `--from ${fit}`).join(', ');
+    throw new ToolcapError(
+      'IMPORT_WRONG_FORMAT',
+      `${file} holds ${best} tools, not ${error.readAs} ones: entry ${error.index}${name} keeps its parameters in ${error.place} (${error.readAs} tools keep them in ${error.readAsPlace}). Nothing was written; use --from ${best}${alternatives === '' ? '' : ` (or ${alternatives})`}`,
+    );
+  }
+}
+
 interface ImportCliOptions {
   from: ImportSource;
   group: string;
@@ -156,7 +204,8 @@ interface ImportCliOptions {
 function readOptions(values: Record<string, unknown>): ImportCliOptions {
   const read = (name: string) =>
     optionalString(values[name] as Parameters<typeof optionalString>[0]);
-  const from = read('from');
+  const given = read('from');
+  const from = given === undefined ? undefined : providerAlias(given);
   if (from === undefined || !(IMPORT_SOURCES as readonly string[]).includes(from)) {
     throw new CliUsageError(
       `${from === undefined ? '--from FORMAT is required' : `unknown --from ${JSON.stringify(from)}`}; use one of ${IMPORT_SOURCES.join(', ')}`,

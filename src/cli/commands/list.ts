@@ -3,16 +3,22 @@ import type { CliIo } from '../io.js';
 import { writeJson } from '../io.js';
 import { parseCliArgs } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
-import { loadCliRegistry, REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+import {
+  loadCliRegistry,
+  REGISTRY_OPTIONS,
+  REGISTRY_OPTIONS_USAGE,
+  requireSchemaDirs,
+} from '../registry-options.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'list the tools of the loaded groups';
 
 /** Usage text. */
-export const usage = `toolcap list [--schemas DIR]... [--json]
+export const usage = `toolcap list [--schemas PATH]... [--json]
 
 Lists every loaded tool in catalog order. Files with errors are skipped and their diagnostics
-go to stderr; the exit code is 0 even then.
+go to stderr; the exit code is 0 even then. A schema path that does not exist is an error
+(exit 1).
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
@@ -31,6 +37,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     },
   );
   const registry = await loadCliRegistry('list', values, io);
+  requireSchemaDirs(registry.diagnostics);
   const tools = registry.list().map((tool) => ({
     name: tool.name,
     group: tool.group,

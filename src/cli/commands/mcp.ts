@@ -6,20 +6,26 @@ import { fileURLToPath } from 'node:url';
 import type { CliIo } from '../io.js';
 import { keyValuePairs, parseCliArgs, stringList } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
-import { REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+import {
+  REGISTRY_OPTIONS,
+  REGISTRY_OPTIONS_USAGE,
+  requireSchemaDirs,
+} from '../registry-options.js';
 import { EXECUTION_OPTIONS, EXECUTION_OPTIONS_USAGE, loadExecutionRegistry } from './run.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'serve the tools to MCP clients over stdio';
 
 /** Usage text. */
-export const usage = `toolcap mcp [--schemas DIR]... [--handlers DIR]... [--tools-dir DIR]... [--context KEY=VALUE]... [--watch]
+export const usage = `toolcap mcp [--schemas PATH]... [--handlers DIR]... [--tools-dir DIR]... [--context KEY=VALUE]... [--watch]
 
 Serves the loaded tools as a Model Context Protocol server on stdin/stdout. tools/list returns
 the MCP translation of every tool whose requires_context keys are given with --context;
 tools/call runs the tool with that context. Invalid input and failed calls come back as
 isError results; an unknown tool name is a JSON-RPC error. Only protocol messages are written to
-stdout; diagnostics and notes go to stderr. Stops when stdin closes.
+stdout; diagnostics and notes go to stderr. Stops when stdin closes. Exits 1 at start-up when
+a schema path does not exist (with --tools-dir and no --schemas, a missing ./schemas is no
+error).
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
@@ -52,6 +58,11 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
         })
       : undefined;
   const registry = watcher?.current() ?? (await loadExecutionRegistry('mcp', values, io));
+  // a typo in a client's configuration must fail at start-up, not serve zero tools
+  if (registry.diagnostics.some((diagnostic) => diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND')) {
+    await watcher?.close();
+    requireSchemaDirs(registry.diagnostics);
+  }
   printDiagnostics(io, registry.diagnostics);
   const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
     import('../../mcp/create-mcp-server.js'),

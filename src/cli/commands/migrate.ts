@@ -1,25 +1,32 @@
 import { ToolcapError } from '../../errors/toolcap-error.js';
 import { loadFallbackModule } from '../../migrate/load-fallback-module.js';
-import { reportMigration } from '../../migrate/migration-report.js';
+import { reportMigration } from '../../toolcap/migration-report.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
-import { keyValuePairs, optionalString, parseCliArgs, stringList } from '../parse-cli-args.js';
+import { optionalString, parseCliArgs } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
+import {
+  cliLoadOptions,
+  REGISTRY_OPTIONS,
+  REGISTRY_OPTIONS_USAGE,
+  requireSchemaDirs,
+} from '../registry-options.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'show which tools are still defined in code (migration status)';
 
 /** Usage text. */
-export const usage = `toolcap migrate status [--schemas DIR]... --fallback MODULE [--json]
+export const usage = `toolcap migrate status [--schemas PATH]... --fallback MODULE [--json]
 
 Compares the tools of the group files with the code-defined tools MODULE exports (its default
-export or a named "tools" export: an array of tool objects, or seed-003 {name, description,
-params}) and lists them as JSON-only (migrated), fallback-only (still to migrate) and both
-(JSON wins: safe to delete from code). Load problems go to stderr. Exit 0.
+export or a named "tools" export: an array of tool objects, or of {name, description,
+params: [...]} tools) and lists them as JSON-only (migrated), fallback-only (still to migrate)
+and both (JSON wins: safe to delete from code). Load problems go to stderr (inside the JSON
+with --json). Exit 0; 1 when a schema path does not exist; 2 on a usage error (a --fallback
+MODULE that cannot be imported or exports no tools included).
 
 Options:
-  --schemas DIR            directory of *_tools.json files (repeatable; default ./schemas)
-  --pin GROUP=RANGE        use the highest version of GROUP matching RANGE (repeatable)
+${REGISTRY_OPTIONS_USAGE}
   --fallback MODULE        JavaScript module exporting the code-defined tools (required)
   --json                   print {"json_only": [...], "fallback_only": [...], "both": [...], "diagnostics": [...]}`;
 
@@ -29,8 +36,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     'migrate',
     args,
     {
-      schemas: { type: 'string', multiple: true },
-      pin: { type: 'string', multiple: true },
+      ...REGISTRY_OPTIONS,
       fallback: { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -57,12 +63,8 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       throw new CliUsageError(`--fallback ${error.message}`, 'migrate');
     throw error;
   }
-  const schemas = stringList(values.schemas);
-  const report = await reportMigration(fallbackTools, {
-    dirs: schemas.length > 0 ? schemas : ['schemas'],
-    cwd: io.cwd,
-    pins: keyValuePairs('migrate', 'pin', values.pin),
-  });
+  const report = await reportMigration(fallbackTools, await cliLoadOptions('migrate', values, io));
+  requireSchemaDirs(report.diagnostics);
   if (values.json === true) {
     writeJson(io, report);
     return 0;

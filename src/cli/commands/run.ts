@@ -6,7 +6,7 @@ import {
   isEnvironmentPattern,
 } from '../../execute/external/external-environment.js';
 import { ToolNotFoundError } from '../../execute/tool-not-found-error.js';
-import type { ExecuteOptions } from '../../execute/types.js';
+import type { ExecuteOptions, ToolCallError } from '../../execute/types.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
 import type { Registry } from '../../toolcap/registry.js';
 import { withExecutionSettings } from '../../toolcap/with-execution-settings.js';
@@ -24,7 +24,12 @@ import {
   stringList,
 } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
-import { loadCliRegistry, REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+import {
+  loadCliRegistry,
+  REGISTRY_OPTIONS,
+  REGISTRY_OPTIONS_USAGE,
+  requireSchemaDirs,
+} from '../registry-options.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'execute one tool call and print the result as JSON';
@@ -49,13 +54,14 @@ export const EXECUTION_OPTIONS_USAGE = `  --context KEY=VALUE      context value
                            the basics only); default: the whole environment`;
 
 /** Usage text. */
-export const usage = `toolcap run [--schemas DIR]... [--handlers DIR]... [--context KEY=VALUE]... TOOL --input JSON
+export const usage = `toolcap run [--schemas PATH]... [--handlers DIR]... [--context KEY=VALUE]... TOOL --input JSON
 
 Validates the input, runs the tool's handler and prints {"ok": true, "output": ...} or
 {"ok": false, "error": {"code", "message", "details"}} on stdout. Exit code 0 when ok, 1 when
-the call failed (invalid input, unknown tool, handler error, timeout), 2 on a usage error,
-128 + the signal's number when stopped by SIGINT, SIGTERM or SIGHUP (the call is cancelled
-and an external tool is killed with its process group). Load diagnostics go to stderr.
+the call failed (invalid input, unknown tool, handler error, timeout) or a schema path does not
+exist, 2 on a usage error, 128 + the signal's number when stopped by SIGINT, SIGTERM or SIGHUP
+(the call is cancelled and an external tool is killed with its process group). Load
+diagnostics go to stderr. With --tools-dir and no --schemas, a missing ./schemas is no error.
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
@@ -84,6 +90,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   for (const signal of STOP_SIGNALS) process.once(signal, stop);
   try {
     const registry = await loadExecutionRegistry('run', values, io, controller.signal);
+    requireSchemaDirs(registry.diagnostics);
     printDiagnostics(io, registry.diagnostics);
     const code = await executeAndPrint(registry, toolName, input, context, io, {
       signal: controller.signal,
@@ -106,6 +113,7 @@ async function executeAndPrint(
   try {
     const result = await registry.execute(toolName, input, context, options);
     writeJson(io, result);
+    if (!result.ok && result.error.code === 'MISSING_CONTEXT') printContextHint(io, result.error);
     return result.ok ? 0 : 1;
   } catch (error) {
     if (!(error instanceof ToolNotFoundError)) throw error;
@@ -119,6 +127,16 @@ async function executeAndPrint(
     });
     return 1;
   }
+}
+
+/** The library speaks of the call context; on the command line that is --context. */
+function printContextHint(io: CliIo, error: ToolCallError): void {
+  const details = error.details as { missing?: unknown } | null;
+  const missing = Array.isArray(details?.missing) ? details.missing.map(String) : [];
+  if (missing.length === 0) return;
+  io.stderr(
+    `toolcap: give the missing context with ${missing.map((key) => `--context ${key}=VALUE`).join(' ')}\n`,
+  );
 }
 
 function parseRunArgs(args: readonly string[]): ParsedArgs {
@@ -145,7 +163,10 @@ export async function loadExecutionRegistry(
   io: CliIo,
   signal?: AbortSignal,
 ): Promise<Registry> {
-  let registry = await loadCliRegistry(command, values, io);
+  const toolsDirs = stringList(values['tools-dir']);
+  let registry = await loadCliRegistry(command, values, io, {
+    defaultSchemasOptional: toolsDirs.length > 0,
+  });
   const externalEnv = parseEnvAllow(command, values['env-allow']);
   if (externalEnv !== undefined) {
     registry = withExecutionSettings(registry, {
@@ -155,7 +176,6 @@ export async function loadExecutionRegistry(
       },
     });
   }
-  const toolsDirs = stringList(values['tools-dir']);
   const group = optionalString(values.group);
   if (group !== undefined && toolsDirs.length === 0) {
     throw new CliUsageError(
@@ -164,11 +184,13 @@ export async function loadExecutionRegistry(
     );
   }
   if (toolsDirs.length > 0) {
-    const { loadExternalTools } = await import('../../execute/external/load-external-tools.js');
+    const { loadExternalTools } = await import('../../toolcap/load-external-tools.js');
     registry = await loadExternalTools(registry, {
       dirs: toolsDirs,
       cwd: io.cwd,
       ...(group !== undefined ? { group } : {}),
+      // the allow-list covers --schema discovery as well as the calls
+      externalEnv,
       signal,
     });
   }

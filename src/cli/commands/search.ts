@@ -1,14 +1,20 @@
+import { CliUsageError } from '../cli-usage-error.js';
 import { formatTable } from '../format-table.js';
 import { type CliIo, writeJson } from '../io.js';
 import { parseCliArgs, positiveInteger } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
-import { loadCliRegistry, REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+import {
+  loadCliRegistry,
+  REGISTRY_OPTIONS,
+  REGISTRY_OPTIONS_USAGE,
+  requireSchemaDirs,
+} from '../registry-options.js';
 
 /** One-line summary for `toolcap search`. */
 export const summary = 'rank tools by relevance to a query';
 
 /** Usage text. */
-export const usage = `toolcap search [--schemas DIR]... [--k N] [--json] QUERY
+export const usage = `toolcap search [--schemas PATH]... [--k N] [--json] QUERY
 
 Ranks every loaded tool against QUERY with BM25F over tool names (split into words),
 descriptions, parameter names and descriptions, and group keywords and descriptions.
@@ -33,10 +39,18 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     },
     { min: 1, max: 1, names: 'QUERY' },
   );
+  const query = positionals[0]!;
+  if (query.trim() === '') {
+    throw new CliUsageError(
+      'QUERY is empty; give the words to look for, e.g. toolcap search "create a task"',
+      'search',
+    );
+  }
   const k = positiveInteger('search', 'k', values.k) ?? 10;
   const registry = await loadCliRegistry('search', values, io);
+  requireSchemaDirs(registry.diagnostics);
   printDiagnostics(io, registry.diagnostics);
-  const results = registry.search(positionals[0]!, {
+  const results = registry.search(query, {
     k,
     ...(values.typos === true ? { typoTolerance: true } : {}),
   });

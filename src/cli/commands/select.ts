@@ -17,13 +17,19 @@ import {
   stringList,
 } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
-import { loadCliRegistry, REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+import { providerAlias } from '../provider-alias.js';
+import {
+  loadCliRegistry,
+  REGISTRY_OPTIONS,
+  REGISTRY_OPTIONS_USAGE,
+  requireSchemaDirs,
+} from '../registry-options.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'choose the tools for one conversation turn, with reasons';
 
 /** Usage text. */
-export const usage = `toolcap select [--schemas DIR]... [--context KEY=VALUE]... [--history TEXT]...
+export const usage = `toolcap select [--schemas PATH]... [--context KEY=VALUE]... [--history TEXT]...
        [--max-tools N] [--max-tokens N] [--provider P] [--json] MESSAGE
 
 Selects the tools for MESSAGE: pinned (always) groups, context groups whose condition holds,
@@ -38,8 +44,9 @@ ${REGISTRY_OPTIONS_USAGE}
   --history-window N       how many of the latest --history entries count (default 4)
   --max-tools N            at most N tools (pinned tools are kept even above it)
   --max-tokens N           at most N estimated tokens of definitions for --provider
-  --provider P             openai, openai-responses, anthropic, google, bedrock, mcp or canonical;
-                           with --json also prints the provider's "payload" (its tools value)
+  --provider P             openai, openai-responses, anthropic, google (or gemini, the same),
+                           bedrock, mcp or canonical; with --json also prints the provider's
+                           "payload" (its tools value)
   --max-cost C             leave out tools costlier than C (low, medium, high)
   --max-latency L          leave out tools slower than L (fast, medium, slow)
   --category C             only tools of category C (repeatable)
@@ -93,7 +100,12 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (maxTokens !== undefined) options.maxTokens = maxTokens;
   const historyWindow = positiveInteger('select', 'history-window', values['history-window']);
   if (historyWindow !== undefined) options.historyWindow = historyWindow;
-  const provider = choice('provider', optionalString(values.provider), PROVIDERS);
+  const givenProvider = optionalString(values.provider);
+  const provider = choice(
+    'provider',
+    givenProvider === undefined ? undefined : providerAlias(givenProvider),
+    PROVIDERS,
+  );
   if (provider !== undefined) options.provider = provider;
   const maxCost = choice('max-cost', optionalString(values['max-cost']), COSTS);
   if (maxCost !== undefined) options.maxCost = maxCost as CostEstimate;
@@ -114,6 +126,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (values.typos === true) options.typoTolerance = true;
 
   const registry = await loadCliRegistry('select', values, io);
+  requireSchemaDirs(registry.diagnostics);
   printDiagnostics(io, registry.diagnostics);
   const history = stringList(values.history).map((entry) => historyEntry(registry, entry));
   if (history.length > 0) options.history = history;

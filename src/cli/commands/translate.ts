@@ -7,24 +7,31 @@ import { CliUsageError } from '../cli-usage-error.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { optionalString, parseCliArgs, stringList } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
-import { loadCliRegistry, REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+import { providerAlias } from '../provider-alias.js';
+import {
+  loadCliRegistry,
+  REGISTRY_OPTIONS,
+  REGISTRY_OPTIONS_USAGE,
+  requireSchemaDirs,
+} from '../registry-options.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'print the tools as a provider request expects them';
 
 /** Usage text. */
-export const usage = `toolcap translate --provider PROVIDER [--schemas DIR]... [--tools a,b] [--json]
+export const usage = `toolcap translate --provider PROVIDER [--schemas PATH]... [--tools a,b] [--json]
 
 Translates the loaded tools (or the --tools subset, in the order given) into the value of a
-provider request's "tools" field. Providers: ${PROVIDER_IDS.join(', ')}.
+provider request's "tools" field.
+Providers: ${PROVIDER_IDS.join(', ')}; gemini (the same as google).
 
 Output: the payload as JSON on stdout (paste it into a request); warnings (what was changed
 or dropped for the provider, and why) and load diagnostics on stderr.
 With --json: {"payload": ..., "metadata": {"<tool>": {"group", "executor", "cost_estimate",
 "latency_estimate"}}, "warnings": [...]} on stdout; load diagnostics still on stderr.
 
-Exit codes: 0 translated (warnings included), 1 unknown tool or untranslatable tool,
-2 bad command line.
+Exit codes: 0 translated (warnings included), 1 unknown tool, untranslatable tool or a schema
+path that does not exist, 2 bad command line.
 
 Options:
   --provider PROVIDER      target provider (required)
@@ -45,7 +52,8 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     },
     { min: 0, max: 0, names: 'none' },
   );
-  const provider = optionalString(values.provider);
+  const given = optionalString(values.provider);
+  const provider = given === undefined ? undefined : providerAlias(given);
   if (provider === undefined) {
     throw new CliUsageError(
       `--provider is required (one of ${PROVIDER_IDS.join(', ')})`,
@@ -53,7 +61,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     );
   }
   if (!isProviderId(provider)) {
-    const similar = suggestSimilar(provider, PROVIDER_IDS);
+    const similar = suggestSimilar(provider, [...PROVIDER_IDS, 'gemini']);
     const hint = similar.length > 0 ? `; did you mean "${similar[0]}"?` : '';
     throw new CliUsageError(
       `unknown provider "${provider}"${hint} (providers: ${PROVIDER_IDS.join(', ')})`,
@@ -64,8 +72,15 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     .flatMap((list) => list.split(','))
     .map((name) => name.trim())
     .filter((name) => name !== '');
+  if (values.tools !== undefined && requested.length === 0) {
+    throw new CliUsageError(
+      '--tools names no tool; give tool names separated by commas (e.g. --tools add_task,list_tasks), or leave --tools out for every tool',
+      'translate',
+    );
+  }
 
   const registry = await loadCliRegistry('translate', values, io);
+  requireSchemaDirs(registry.diagnostics);
   printDiagnostics(io, registry.diagnostics);
   const tools = requested.length === 0 ? registry.list() : pickTools(registry.list(), requested);
   const result = translate(tools, provider);

@@ -1,23 +1,34 @@
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import type { Diagnostic } from '../../format/types.js';
-import { displayPath } from '../../toolcap/load-registry.js';
+import { displayPath } from '../../load/display-path.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { parseCliArgs } from '../parse-cli-args.js';
-import { loadCliRegistry, REGISTRY_OPTIONS, REGISTRY_OPTIONS_USAGE } from '../registry-options.js';
+import {
+  loadCliRegistry,
+  REGISTRY_OPTIONS,
+  REGISTRY_OPTIONS_USAGE,
+  withFlagHint,
+} from '../registry-options.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'check group files and report every problem';
 
 /** Usage text. */
-export const usage = `toolcap validate [--schemas DIR]... [--strict] [--json]
+export const usage = `toolcap validate [--schemas PATH]... [--strict] [--json]
 
-Loads every *_tools.json and reports problems as "file:line:column: error CODE message".
-Exit 0 when there are no errors (warnings allowed), 1 when there is any error, 2 on a usage error.
+Loads every *_tools.json and reports each problem as
+"file:line:column: error CODE message (at /pointer)", then a summary line. The report is this
+command's output, so it goes to stdout, as a linter's does.
+Exit 0 when there are no errors (warnings allowed), 1 when there is any error, when a schema
+path does not exist, or when no group file was found at all; 2 on a usage error.
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
   --strict                 treat warnings as errors too
   --json                   print {"groups": [...], "diagnostics": [...]}`;
+
+const NOTHING_FOUND =
+  'toolcap: no group file was found, so nothing was checked; group files are named <group>_tools.json (--schemas PATH; default ./schemas)\n';
 
 /** Runs `toolcap validate`. */
 export async function run(args: readonly string[], io: CliIo): Promise<number> {
@@ -31,10 +42,14 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const registry = await loadCliRegistry('validate', values, io, { checkExamples: true });
   const strict = values.strict === true;
   const diagnostics = registry.diagnostics;
-  const failed = diagnostics.some(
-    (diagnostic) =>
-      diagnostic.severity === 'error' || (strict && diagnostic.severity === 'warning'),
-  );
+  // an empty directory (a typo in a CI step) must not pass as "0 errors"
+  const nothingFound = registry.groups().length === 0;
+  const failed =
+    nothingFound ||
+    diagnostics.some(
+      (diagnostic) =>
+        diagnostic.severity === 'error' || (strict && diagnostic.severity === 'warning'),
+    );
 
   if (values.json === true) {
     writeJson(io, {
@@ -46,17 +61,19 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       })),
       diagnostics,
     });
+    if (nothingFound) io.stderr(NOTHING_FOUND);
     return failed ? 1 : 0;
   }
 
   const style = createStyle(useColor(io));
-  for (const diagnostic of diagnostics)
+  for (const diagnostic of diagnostics.map(withFlagHint))
     io.stdout(`${colorize(formatDiagnostic(diagnostic), diagnostic, style)}\n`);
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const toolCount = registry.size;
   const line = `${registry.groups().length} group(s), ${toolCount} tool(s): ${errors} error(s), ${warnings} warning(s)`;
   io.stdout(`${failed ? style.red(line) : style.green(line)}\n`);
+  if (nothingFound) io.stderr(NOTHING_FOUND);
   return failed ? 1 : 0;
 }
 

@@ -1,8 +1,9 @@
-import { RegistryLoadError } from '../../errors/registry-load-error.js';
-import type { Diagnostic, RegisteredGroup, RegisteredTool } from '../../format/types.js';
+import type { LoadLimits } from '../../format/limits.js';
+import { displayPath } from '../../load/display-path.js';
+import { RegistryLoadError } from '../../load/registry-load-error.js';
 import { validateGroupDocument } from '../../load/validate-group-file.js';
-import { displayPath } from '../../toolcap/load-registry.js';
-import { Registry } from '../../toolcap/registry.js';
+import { registerGroup } from '../../registry/register-group.js';
+import { type RegistrySnapshot, withDiagnostics } from '../../registry/registry-snapshot.js';
 import {
   type DiscoverExternalToolsOptions,
   type DiscoveredExternalTool,
@@ -21,24 +22,24 @@ export interface LoadExternalToolsOptions extends DiscoverExternalToolsOptions {
 }
 
 /**
- * Discovers the external `--schema` tools in `options.dirs` and returns a NEW registry with
+ * Discovers the external `--schema` tools in `options.dirs` and returns a NEW snapshot with
  * them registered as one group (default `external`, strategy `always`). Invalid, failing or
  * conflicting executables are skipped; every reason becomes a diagnostic on the returned
- * registry, which is otherwise `registry` unchanged. Never throws for a bad tool.
+ * snapshot, which is otherwise `snapshot` unchanged. Never throws for a bad tool.
  */
-export async function loadExternalTools(
-  registry: Registry,
+export async function addExternalTools(
+  snapshot: RegistrySnapshot,
   options: LoadExternalToolsOptions,
-): Promise<Registry> {
+  limits: LoadLimits,
+): Promise<RegistrySnapshot> {
   const groupName = options.group ?? DEFAULT_EXTERNAL_GROUP;
   const cwd = options.cwd ?? process.cwd();
-  const externalEnv = options.externalEnv ?? registry.settings.executionLimits?.externalEnv;
-  const { tools, diagnostics } = await discoverExternalTools({ ...options, externalEnv });
+  const { tools, diagnostics } = await discoverExternalTools(options);
   const accepted: { tool: DiscoveredExternalTool; entry: Record<string, unknown> }[] = [];
   const seen = new Map<string, string>();
   for (const tool of tools) {
     const file = displayPath(tool.command, cwd);
-    const owner = registry.get(tool.name);
+    const owner = snapshot.toolsByName.get(tool.name);
     const earlier = seen.get(tool.name);
     if ((owner !== undefined && owner.source !== 'fallback') || earlier !== undefined) {
       diagnostics.push({
@@ -52,7 +53,7 @@ export async function loadExternalTools(
     }
     const entry = toGroupEntry(tool);
     const validation = validateGroupDocument(groupDocument(groupName, options, [entry]), {
-      limits: registry.settings.limits,
+      limits,
     });
     const problems = validation.problems.filter((problem) => problem.pointer.startsWith('/tools/'));
     for (const problem of problems) {
@@ -70,49 +71,34 @@ export async function loadExternalTools(
     seen.set(tool.name, file);
     accepted.push({ tool, entry });
   }
-  if (accepted.length === 0) return withDiagnostics(registry, diagnostics);
+  if (accepted.length === 0) return withDiagnostics(snapshot, diagnostics);
 
-  let next: Registry;
   try {
-    next = registry.register(
+    const next = registerGroup(
+      snapshot,
       groupDocument(
         groupName,
         options,
         accepted.map(({ entry }) => entry),
       ),
+      {
+        limits,
+        source: 'external',
+        commands: new Map(accepted.map(({ tool }) => [tool.name, tool.command])),
+        label: '<external>',
+      },
     );
+    return withDiagnostics(next, diagnostics);
   } catch (error) {
     if (!(error instanceof RegistryLoadError)) throw error;
-    return withDiagnostics(registry, [
+    return withDiagnostics(snapshot, [
       ...diagnostics,
       ...error.diagnostics.map((diagnostic) => ({
         ...diagnostic,
-        file: '<external>',
         message: `external tool group "${groupName}": ${diagnostic.message}`,
       })),
     ]);
   }
-  const commands = new Map(accepted.map(({ tool }) => [tool.name, tool.command]));
-  const retagged: RegisteredTool[] = next.list().map((tool) => {
-    const command = commands.get(tool.name);
-    return command !== undefined && tool.group === groupName
-      ? Object.freeze({ ...tool, source: 'external' as const, command, file: command })
-      : tool;
-  });
-  const groups: RegisteredGroup[] = next
-    .groups()
-    .map((group) =>
-      group.group === groupName && group.source === 'registered'
-        ? Object.freeze({ ...group, source: 'external' as const })
-        : group,
-    );
-  return new Registry({
-    tools: retagged,
-    groups,
-    diagnostics: [...next.diagnostics, ...diagnostics],
-    migration: next.migrationStatus(),
-    settings: next.settings,
-  });
 }
 
 function toGroupEntry(tool: DiscoveredExternalTool): Record<string, unknown> {
@@ -143,15 +129,4 @@ function groupDocument(
     selection: { strategy: 'always' },
     tools,
   };
-}
-
-function withDiagnostics(registry: Registry, diagnostics: readonly Diagnostic[]): Registry {
-  if (diagnostics.length === 0) return registry;
-  return new Registry({
-    tools: registry.list(),
-    groups: registry.groups(),
-    diagnostics: [...registry.diagnostics, ...diagnostics],
-    migration: registry.migrationStatus(),
-    settings: registry.settings,
-  });
 }

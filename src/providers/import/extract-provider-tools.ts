@@ -1,8 +1,9 @@
+import { TranslationError } from '../../errors/translation-error.js';
 import type { Warning } from '../../format/types.js';
 import { isPlainObject, type SchemaNode } from '../../json-schema/schema-node.js';
-import type { ProviderId } from '../provider-types.js';
-import { TranslationError } from '../translation-error.js';
+import { PROVIDER_IDS, type ProviderId } from '../provider-types.js';
 import { geminiSchemaToJsonSchema } from './gemini-schema-to-json-schema.js';
+import { PayloadFormatError } from './payload-format-error.js';
 
 /** A tool as read from a provider payload, before names and schemas are normalized. */
 export interface RawTool {
@@ -20,7 +21,9 @@ export interface RawTool {
  * Reads the tool entries of a provider payload (the request's `tools` value; a wrapper such
  * as MCP's `{ tools }` or Bedrock's `toolConfig` is accepted too). Entries that are not custom
  * function tools (hosted tools, cache points) are skipped with a `ENTRY_SKIPPED` warning.
- * Throws `TranslationError` (`INVALID_PAYLOAD`) when the payload is not a tool list at all.
+ * Throws `TranslationError` (`INVALID_PAYLOAD`) when the payload is not a tool list at all, and
+ * its `PayloadFormatError` subclass when an entry keeps its parameters where another provider's
+ * tools do (an Anthropic list read as OpenAI): read on, its tools would lose their parameters.
  */
 export function extractProviderTools(
   provider: ProviderId,
@@ -41,7 +44,11 @@ export function extractProviderTools(
       skip(index, 'it is not an object');
       return;
     }
-    for (const raw of readEntry(provider, entry, (reason) => skip(index, reason))) {
+    const reasons: string[] = [];
+    const raws = readEntry(provider, entry, (reason) => reasons.push(reason));
+    if (reasons.length > 0 || !raws.every(hasParameters)) checkFormat(provider, entry, index);
+    for (const reason of reasons) skip(index, reason);
+    for (const raw of raws) {
       if (typeof raw.name !== 'string' || raw.name.trim() === '') {
         skip(index, 'it has no name');
         continue;
@@ -50,6 +57,79 @@ export function extractProviderTools(
     }
   });
   return tools;
+}
+
+/** Where each provider's tools keep their parameters (for messages). */
+const PARAMETERS_PLACE: Readonly<Record<ProviderId, string>> = {
+  openai: '"function.parameters"',
+  'openai-responses': '"parameters"',
+  anthropic: '"input_schema"',
+  google: '"functionDeclarations[].parameters"',
+  bedrock: '"toolSpec.inputSchema.json"',
+  mcp: '"inputSchema"',
+  canonical: '"parameters"',
+};
+
+/** Where tools of `provider` keep their parameters, quoted for a message (`"input_schema"`). */
+export function parametersPlace(provider: ProviderId): string {
+  return PARAMETERS_PLACE[provider];
+}
+
+/**
+ * The providers whose reader finds a named tool with a parameters schema in `entry`, the one its
+ * shape names first (`toolSpec` → bedrock, `inputSchema` → mcp, ...), then in PROVIDER_IDS
+ * order. Empty for entries no reader finds parameters in (hosted tools, cache points, tools
+ * without parameters).
+ */
+export function toolFormatsOf(entry: unknown): ProviderId[] {
+  if (!isPlainObject(entry)) return [];
+  const ignore = () => {};
+  const fits = PROVIDER_IDS.filter((provider) => {
+    const raws = readEntry(provider, entry, ignore);
+    return raws.length > 0 && raws.every((raw) => raw.name.trim() !== '' && hasParameters(raw));
+  });
+  const primary = shapeOf(entry);
+  return primary !== undefined && fits.includes(primary)
+    ? [primary, ...fits.filter((fit) => fit !== primary)]
+    : fits;
+}
+
+/** The provider an entry's distinctive field names, if any. */
+function shapeOf(entry: SchemaNode): ProviderId | undefined {
+  if (isPlainObject(entry.toolSpec)) return 'bedrock';
+  if (
+    Array.isArray(entry.functionDeclarations) ||
+    Array.isArray(entry.function_declarations) ||
+    Object.hasOwn(entry, 'parametersJsonSchema')
+  ) {
+    return 'google';
+  }
+  if (isPlainObject(entry.function)) return 'openai';
+  if (Object.hasOwn(entry, 'inputSchema')) return 'mcp';
+  if (Object.hasOwn(entry, 'input_schema')) return 'anthropic';
+  if (entry.type === 'function') return 'openai-responses';
+  if (Object.hasOwn(entry, 'parameters')) return 'canonical';
+  return undefined;
+}
+
+function hasParameters(raw: RawTool): boolean {
+  return isPlainObject(raw.inputSchema);
+}
+
+/** Throws when another provider's reader finds parameters `provider`'s reader does not. */
+function checkFormat(provider: ProviderId, entry: SchemaNode, index: number): void {
+  const fits = toolFormatsOf(entry);
+  if (fits.length === 0 || fits.includes(provider)) return;
+  const best = fits[0]!;
+  const [found] = readEntry(best, entry, () => {});
+  throw new PayloadFormatError({
+    readAs: provider,
+    readAsPlace: PARAMETERS_PLACE[provider],
+    fits,
+    place: PARAMETERS_PLACE[best],
+    index,
+    toolName: found?.name,
+  });
 }
 
 function toEntryList(provider: ProviderId, payload: unknown): unknown[] {

@@ -1,4 +1,4 @@
-import { ToolcapError } from '../errors/toolcap-error.js';
+import { ToolcapError } from './toolcap-error.js';
 
 /** Stable codes of `TranslationError`. */
 export type TranslationErrorCode =

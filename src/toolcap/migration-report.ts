@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../format/types.js';
 import type { FallbackTool } from '../registry/fallback-tools.js';
-import { type LoadRegistryOptions, loadRegistry } from '../toolcap/load-registry.js';
+import { loadRegistry } from './load-registry.js';
+import type { LoadRegistryOptions } from './registry-options.js';
 
 /** Where each tool of a half-migrated project is defined: the JSON `migrate status --json` prints. */
 export interface MigrationReport {

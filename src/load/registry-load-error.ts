@@ -1,6 +1,6 @@
+import { ToolcapError } from '../errors/toolcap-error.js';
 import { formatDiagnostic } from '../format/format-diagnostic.js';
 import type { Diagnostic } from '../format/types.js';
-import { ToolcapError } from './toolcap-error.js';
 
 /** Thrown by `loadRegistry({ strict: true })` and `registry.register()` when there are errors. */
 export class RegistryLoadError extends ToolcapError {

@@ -5,6 +5,8 @@
 export const DIAGNOSTIC_CODES = {
   FILE_UNREADABLE:
     'The file or directory could not be read (missing, permission denied, not a file).',
+  SCHEMAS_DIR_NOT_FOUND:
+    'A schema directory does not exist, or names a file that is not a `*_tools.json` group file.',
   FILE_TOO_LARGE: 'The file is larger than limits.maxFileBytes.',
   EMPTY_FILE: 'The file is empty or only whitespace.',
   JSON_SYNTAX:
@@ -39,6 +41,8 @@ export const DIAGNOSTIC_CODES = {
   EXTERNAL_REF:
     '$ref points outside the file; only local refs (#/...) are allowed, nothing is fetched.',
   REF_NOT_FOUND: 'A local $ref does not resolve to a schema in the same document.',
+  UNKNOWN_FORMAT:
+    'A schema names a `format` that is not checked (warning; any string passes it). The message lists the known formats.',
   INVALID_PATTERN:
     'A pattern or patternProperties key is not a valid regular expression, or is too complex.',
   SCHEMA_TOO_DEEP: 'A schema nests deeper than limits.maxSchemaDepth.',
@@ -47,6 +51,11 @@ export const DIAGNOSTIC_CODES = {
   TOO_MANY_TOOLS: 'A group or the whole registry has more tools than the limits allow.',
   TOO_MANY_KEYWORDS: 'A group has more keywords than limits.maxKeywords.',
   INVALID_EXAMPLE: 'An example input does not validate against the input_schema.',
+  INVALID_EXAMPLE_REQUEST:
+    'An example request is not a string, is empty, or is longer than limits.maxExampleRequestLength.',
+  TOO_MANY_EXAMPLE_REQUESTS: 'A tool has more example requests than limits.maxExampleRequests.',
+  DUPLICATE_EXAMPLE_REQUEST:
+    'The same example request appears twice in a tool after normalization (warning; the repeat is ignored).',
   DUPLICATE_TOOL:
     'Two groups (or one group twice) define the same tool name; the later one is skipped.',
   DUPLICATE_GROUP: 'register() was given a group whose name is already in the registry.',

@@ -1,0 +1,146 @@
+import { formatDiagnostic } from '../../format/format-diagnostic.js';
+import { DEFAULT_LOAD_LIMITS } from '../../format/limits.js';
+import {
+  DEFAULT_MAX_EXAMPLE_REQUESTS_PER_TOOL,
+  type LearnReport,
+  learnFromTranscripts,
+} from '../../migrate/learn-from-transcripts.js';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../migrate/parse-transcript-line.js';
+import { CliUsageError } from '../cli-usage-error.js';
+import { formatTable } from '../format-table.js';
+import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
+import { optionalString, parseCliArgs, positiveInteger, stringList } from '../parse-cli-args.js';
+
+/** One-line summary for `toolcap help`. */
+export const summary = "add past users' messages to the tools they led to (example_requests)";
+
+/** Usage text. */
+export const usage = `toolcap learn --from FORMAT FILE [options]
+
+Reads past conversations from FILE (JSON Lines) and adds, to each called tool's
+"example_requests" in its group file, the user message that led to the call. Selection and
+search match these requests, so the tool comes up for messages worded like them.
+FORMAT: openai   {"messages": [...]} per line (OpenAI chat fine-tuning format, tool_calls)
+        anthropic {"messages": [...]} per line with tool_use content blocks
+        pairs    {"message": "...", "tool": "name"} per line
+Each tool keeps a varied set without repeats or near-duplicates. E-mail addresses, URLs, phone
+numbers and long numbers are replaced with <email>, <url>, <phone>, <number>. Each changed
+group's version gets a patch bump; only the changed arrays and the version are edited, and each
+file is replaced atomically. Tools no group defines and malformed lines are reported and
+skipped. Details: docs/guide/learning.md.
+
+Exit 0 when the run completed (also with skipped lines or unknown tools), 1 when FILE cannot
+be read, no group file was found, or a file could not be written, 2 on a usage error.
+
+Options:
+  --from FORMAT            openai, anthropic or pairs (required)
+  --schemas DIR            directory of *_tools.json files (repeatable; default ./schemas)
+  --max-per-tool N         most example requests a tool keeps (default ${DEFAULT_MAX_EXAMPLE_REQUESTS_PER_TOOL})
+  --no-redact              keep e-mail addresses, URLs, phone numbers and numbers as written
+  --dry-run                show what would be added; write nothing
+  --json                   print the report as JSON (docs/guide/learning.md describes it)`;
+
+/** Runs `toolcap learn`. */
+export async function run(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCliArgs(
+    'learn',
+    args,
+    {
+      from: { type: 'string' },
+      schemas: { type: 'string', multiple: true },
+      'max-per-tool': { type: 'string' },
+      'no-redact': { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    { min: 1, max: 1, names: 'FILE' },
+  );
+  const from = optionalString(values.from);
+  if (from === undefined || !(TRANSCRIPT_FORMATS as readonly string[]).includes(from)) {
+    throw new CliUsageError(
+      `${from === undefined ? '--from FORMAT is required' : `unknown --from ${JSON.stringify(from)}`}; use one of ${TRANSCRIPT_FORMATS.join(', ')}`,
+      'learn',
+    );
+  }
+  const maxPerTool = positiveInteger('learn', 'max-per-tool', values['max-per-tool']);
+  if (maxPerTool !== undefined && maxPerTool > DEFAULT_LOAD_LIMITS.maxExampleRequests) {
+    throw new CliUsageError(
+      `--max-per-tool must be at most ${DEFAULT_LOAD_LIMITS.maxExampleRequests} (the most example requests a tool may have), got ${maxPerTool}`,
+      'learn',
+    );
+  }
+  const schemas = stringList(values.schemas);
+  const report = await learnFromTranscripts({
+    from: from as TranscriptFormat,
+    file: positionals[0]!,
+    cwd: io.cwd,
+    ...(schemas.length > 0 ? { schemas } : {}),
+    ...(maxPerTool !== undefined ? { maxPerTool } : {}),
+    redact: values['no-redact'] !== true,
+    dryRun: values['dry-run'] === true,
+  });
+
+  if (values.json === true) writeJson(io, report);
+  else printReport(io, report);
+  const failed = report.groups.filter((group) => group.error !== undefined);
+  for (const group of failed) {
+    io.stderr(`toolcap: could not write ${group.file}: ${group.error}\n`);
+  }
+  return failed.length > 0 ? 1 : 0;
+}
+
+function printReport(io: CliIo, report: LearnReport): void {
+  const style = createStyle(useColor(io));
+  io.stdout(
+    `Read ${report.file} (${report.format}): ${report.lines} line(s), ${report.records} ${report.format === 'pairs' ? 'pair(s)' : 'conversation(s)'}, ${report.calls} tool call(s)\n`,
+  );
+  for (const group of report.groups) {
+    const state = !group.changed
+      ? style.dim('unchanged')
+      : report.dry_run
+        ? style.yellow('dry run, not written')
+        : group.written
+          ? style.green('written')
+          : style.red('not written');
+    const version = group.changed
+      ? `${group.old_version} -> ${group.new_version}`
+      : group.old_version;
+    io.stdout(`\n${style.bold(group.group)} ${version}  ${group.file}  (${state})\n`);
+    const rows = group.tools.map((tool) => [
+      tool.tool,
+      String(tool.calls),
+      String(tool.added.length),
+      String(tool.total),
+    ]);
+    io.stdout(`${formatTable(['TOOL', 'CALLS', 'ADDED', 'TOTAL'], rows)}\n`);
+    for (const tool of group.tools) {
+      for (const request of tool.added) io.stdout(`  ${tool.tool} + ${request}\n`);
+    }
+  }
+  if (report.groups.length === 0) io.stdout('\nNo tool of the group files was called.\n');
+  const { skipped } = report;
+  io.stdout(
+    `\nNot added: ${skipped.duplicate} duplicate(s), ${skipped.near_duplicate} near-duplicate(s), ${skipped.over_cap} over the cap of ${report.max_per_tool}, ${skipped.empty} empty, ${skipped.no_user_message} call(s) without a user message${report.truncated > 0 ? `; ${report.truncated} message(s) shortened to the length limit` : ''}\n`,
+  );
+  if (report.unknown_tools.length > 0) {
+    const shown = report.unknown_tools
+      .slice(0, 20)
+      .map((entry) => `${entry.tool} (${entry.calls})`)
+      .join(', ');
+    const more =
+      report.unknown_tools.length > 20 ? `, and ${report.unknown_tools.length - 20} more` : '';
+    io.stderr(
+      `${style.yellow(`Skipped ${report.unknown_tools.length} tool(s) no group defines`)}: ${shown}${more}\n`,
+    );
+  }
+  if (report.problem_count > 0) {
+    io.stderr(`${style.yellow(`Skipped ${report.problem_count} line(s)`)}:\n`);
+    for (const problem of report.problems) {
+      io.stderr(`  ${report.file}:${problem.line}: ${problem.message}\n`);
+    }
+    if (report.problem_count > report.problems.length) {
+      io.stderr(`  ... and ${report.problem_count - report.problems.length} more\n`);
+    }
+  }
+  for (const diagnostic of report.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
+}

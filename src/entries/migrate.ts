@@ -1,0 +1,37 @@
+/**
+ * `tool-capabilities/migrate`: evolving group files. Semver-aware diffs of groups and schemas,
+ * the migration report of code-defined tools, and learning example requests from transcripts.
+ * @module
+ */
+export {
+  type ChangeBump,
+  diffGroups,
+  type GroupChange,
+  type GroupDiff,
+} from '../migrate/diff-groups.js';
+export {
+  type DiffSchemasOptions,
+  diffSchemas,
+  type SchemaChange,
+  type SchemaChangeKind,
+  type SchemaEffect,
+} from '../migrate/diff-schemas.js';
+export {
+  DEFAULT_MAX_EXAMPLE_REQUESTS_PER_TOOL,
+  type LearnOptions,
+  type LearnReport,
+  learnFromTranscripts,
+} from '../migrate/learn-from-transcripts.js';
+export { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../migrate/parse-transcript-line.js';
+export {
+  type GroupVersion,
+  parseGroupVersion,
+  readGroupVersion,
+} from '../migrate/read-group-version.js';
+export {
+  type ActualBump,
+  type Bump,
+  isBumpSufficient,
+  measureBump,
+} from '../migrate/semver-bump.js';
+export { type MigrationReport, reportMigration } from '../toolcap/migration-report.js';

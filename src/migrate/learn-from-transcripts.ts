@@ -1,0 +1,519 @@
+import { createReadStream } from 'node:fs';
+import { rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import compare from 'semver/functions/compare.js';
+import inc from 'semver/functions/inc.js';
+import { ToolcapError } from '../errors/toolcap-error.js';
+import { type LoadLimits, resolveLoadLimits } from '../format/limits.js';
+import type { Diagnostic, ToolDefinition, ToolGroupDefinition } from '../format/types.js';
+import { listGroupFiles } from '../load/list-group-files.js';
+import { checkGroupText, readGroupFileText } from '../load/read-group-file.js';
+import { errorMessage } from '../util/error-message.js';
+import { chooseExampleRequests } from './choose-example-requests.js';
+import { detectTextStyle, setGroupVersion, setToolExampleRequests } from './edit-group-text.js';
+import {
+  parseTranscriptLine,
+  TRANSCRIPT_FORMATS,
+  type TranscriptFormat,
+} from './parse-transcript-line.js';
+import { redactMessage } from './redact-message.js';
+
+/** Options of `learnFromTranscripts`. */
+export interface LearnOptions {
+  /** The transcript format: `openai`, `anthropic` or `pairs`. */
+  from: TranscriptFormat;
+  /** The transcript file (JSON Lines), relative to `cwd`. */
+  file: string;
+  /** Directories searched (recursively) for `*_tools.json`. Default `["schemas"]`. */
+  schemas?: readonly string[];
+  /** Base for relative paths. Default `process.cwd()`. */
+  cwd?: string;
+  /** Most example requests a tool keeps, counting those it has. Default 20. */
+  maxPerTool?: number;
+  /** Replace e-mail addresses, URLs, phone numbers and long digit runs. Default true. */
+  redact?: boolean;
+  /** Compute the report but write nothing. Default false. */
+  dryRun?: boolean;
+  /** Loader limits the edited files must stay within; see `LoadLimits`. */
+  limits?: Partial<LoadLimits>;
+}
+
+/** A line of the transcript file that was skipped, and why. */
+export interface LearnLineProblem {
+  /** 1-based line number in the transcript file. */
+  line: number;
+  message: string;
+}
+
+/** One called tool of a group and what was added to it. */
+export interface LearnedTool {
+  tool: string;
+  /** Calls of the tool found in the transcripts (with a user message). */
+  calls: number;
+  /** The example requests appended to the tool, in order. */
+  added: string[];
+  /** How many example requests the tool has afterwards. */
+  total: number;
+}
+
+/** One group whose tools were called, and what happened to its file. */
+export interface LearnedGroup {
+  group: string;
+  /** The group file, relative to `cwd` when inside it. */
+  file: string;
+  old_version: string;
+  /** The patch-bumped version when requests were added; else `old_version`. */
+  new_version: string;
+  /** Whether the file changes (some tool got a new example request). */
+  changed: boolean;
+  /** Whether the file was written (changed, not a dry run, and the write succeeded). */
+  written: boolean;
+  /** Why a changed file could not be written. */
+  error?: string;
+  tools: LearnedTool[];
+}
+
+/** The result of `learnFromTranscripts`: also what `toolcap learn --json` prints. */
+export interface LearnReport {
+  format: TranscriptFormat;
+  /** The transcript file as given. */
+  file: string;
+  dry_run: boolean;
+  redacted: boolean;
+  max_per_tool: number;
+  /** Non-blank lines read. */
+  lines: number;
+  /** Lines read without a problem (conversations, or pairs). */
+  records: number;
+  /** Tool calls found with the user message that led to them. */
+  calls: number;
+  /** Groups with at least one called tool, in catalog order. */
+  groups: LearnedGroup[];
+  /** Called tools that no group defines (skipped), most calls first. */
+  unknown_tools: { tool: string; calls: number }[];
+  /** Messages not added, by reason. */
+  skipped: {
+    /** Tool calls made before any user message. */
+    no_user_message: number;
+    /** Messages that are empty once trimmed. */
+    empty: number;
+    /** Repeats of a kept request or an earlier message (ignoring case, spacing, punctuation). */
+    duplicate: number;
+    /** Messages whose words overlap a kept request's by 80% or more (Jaccard). */
+    near_duplicate: number;
+    /** Distinct messages left out because the tool reached `max_per_tool`. */
+    over_cap: number;
+  };
+  /** Messages shortened to the length limit (at a word boundary, ending in "…"). */
+  truncated: number;
+  /** The first 100 skipped lines with the reason. */
+  problems: LearnLineProblem[];
+  /** How many lines were skipped in all. */
+  problem_count: number;
+  /** Errors of group files whose tools could not be considered (run `toolcap validate`). */
+  diagnostics: Diagnostic[];
+}
+
+/** The default of `maxPerTool`. */
+export const DEFAULT_MAX_EXAMPLE_REQUESTS_PER_TOOL = 20;
+const MAX_REPORTED_PROBLEMS = 100;
+/** Distinct messages considered per tool; more only make the diversity choice slower. */
+const MAX_CANDIDATES_PER_TOOL = 5_000;
+const BYTE_ORDER_MARK = '\uFEFF';
+
+interface GroupFile {
+  file: string;
+  display: string;
+  text: string;
+  group: ToolGroupDefinition;
+  /** Index of each tool of `group.tools` in the file's `tools` array. */
+  positions: number[];
+  /** `code pointer` of each error the file has (a skipped tool's), which an edit may keep. */
+  errors: ReadonlySet<string>;
+}
+
+interface KnownTool {
+  owner: GroupFile;
+  /** Index in `owner.group.tools`. */
+  index: number;
+  definition: ToolDefinition;
+  calls: number;
+  /** Distinct candidate messages in the order first seen. */
+  messages: Set<string>;
+  overflow: number;
+}
+
+/**
+ * Reads past conversations and adds, to each called tool's `example_requests` in its group
+ * file, the user messages that led to the call (the job of `toolcap learn`). Messages are
+ * redacted (unless `redact: false`), whitespace-collapsed, cut to the length limit, and chosen
+ * with `chooseExampleRequests` (no repeats or near-duplicates, at most `maxPerTool`, varied).
+ * Each changed group gets a patch version bump; only the changed arrays and the version are
+ * edited, in the file's own indentation, and each file is written atomically (a temporary file,
+ * then a rename) after the edited text has passed validation. Malformed lines and unknown tools
+ * are reported, never fatal. Throws a ToolcapError for bad options, an unreadable transcript
+ * file, or schema directories without group files.
+ */
+export async function learnFromTranscripts(options: LearnOptions): Promise<LearnReport> {
+  const cwd = options.cwd ?? process.cwd();
+  const limits = resolveLoadLimits(options.limits);
+  const maxPerTool = checkOptions(options, limits);
+  const redact = options.redact !== false;
+  const dryRun = options.dryRun === true;
+
+  const diagnostics: Diagnostic[] = [];
+  const groupFiles = await readGroupFiles(options.schemas ?? ['schemas'], cwd, limits, diagnostics);
+  const known = indexTools(groupFiles);
+
+  const report: LearnReport = {
+    format: options.from,
+    file: options.file,
+    dry_run: dryRun,
+    redacted: redact,
+    max_per_tool: maxPerTool,
+    lines: 0,
+    records: 0,
+    calls: 0,
+    groups: [],
+    unknown_tools: [],
+    skipped: { no_user_message: 0, empty: 0, duplicate: 0, near_duplicate: 0, over_cap: 0 },
+    truncated: 0,
+    problems: [],
+    problem_count: 0,
+    diagnostics,
+  };
+  const unknown = new Map<string, number>();
+
+  await readLines(resolve(cwd, options.file), options.file, (line, number) => {
+    if (line.trim() === '') return;
+    report.lines++;
+    const parsed = parseTranscriptLine(line, options.from);
+    if (!parsed.ok) {
+      report.problem_count++;
+      if (report.problems.length < MAX_REPORTED_PROBLEMS) {
+        report.problems.push({ line: number, message: parsed.problem });
+      }
+      return;
+    }
+    report.records++;
+    report.skipped.no_user_message += parsed.unprompted;
+    for (const call of parsed.calls) {
+      report.calls++;
+      const tool = known.get(call.tool);
+      if (tool === undefined) {
+        unknown.set(call.tool, (unknown.get(call.tool) ?? 0) + 1);
+        continue;
+      }
+      tool.calls++;
+      const message = cleanMessage(call.message, redact, limits.maxExampleRequestLength);
+      if (message.text === '') {
+        report.skipped.empty++;
+        continue;
+      }
+      if (message.truncated) report.truncated++;
+      if (tool.messages.has(message.text)) report.skipped.duplicate++;
+      else if (tool.messages.size >= MAX_CANDIDATES_PER_TOOL) tool.overflow++;
+      else tool.messages.add(message.text);
+    }
+  });
+
+  report.unknown_tools = [...unknown]
+    .map(([tool, calls]) => ({ tool, calls }))
+    .sort((a, b) => b.calls - a.calls || compareText(a.tool, b.tool));
+
+  // groups in catalog order, each tool in file order
+  const byGroup = new Map<GroupFile, KnownTool[]>();
+  for (const tool of new Set(known.values())) {
+    if (tool.calls === 0) continue;
+    const list = byGroup.get(tool.owner);
+    if (list === undefined) byGroup.set(tool.owner, [tool]);
+    else list.push(tool);
+  }
+  for (const groupFile of groupFiles) {
+    const tools = byGroup.get(groupFile);
+    if (tools === undefined) continue;
+    tools.sort((a, b) => a.index - b.index);
+    const learned = learnGroup(groupFile, tools, maxPerTool, report);
+    if (learned.entry.changed) {
+      try {
+        // a dry run checks the edit too, so it reports what a real run would do
+        checkEditedText(groupFile, learned.text, limits);
+        if (!dryRun) {
+          await replaceFile(groupFile.file, learned.text);
+          learned.entry.written = true;
+        }
+      } catch (error) {
+        learned.entry.error = errorMessage(error);
+      }
+    }
+    report.groups.push(learned.entry);
+  }
+  return report;
+}
+
+/** Path relative to `cwd` when the file is inside it; absolute otherwise. */
+function displayPath(file: string, cwd: string): string {
+  const path = relative(cwd, file);
+  return path !== '' && !path.startsWith('..') && !isAbsolute(path) ? path : file;
+}
+
+/**
+ * The valid group files under `dirs`, in catalog order, one per group: the highest version, as
+ * the loader picks without pins. Errors of the other files go to `problems`.
+ */
+async function readGroupFiles(
+  dirs: readonly string[],
+  cwd: string,
+  limits: LoadLimits,
+  problems: Diagnostic[],
+): Promise<GroupFile[]> {
+  const files: string[] = [];
+  const seen = new Set<string>();
+  for (const dir of dirs) {
+    const absolute = resolve(cwd, dir);
+    let isDirectory = false;
+    try {
+      isDirectory = (await stat(absolute)).isDirectory();
+    } catch {
+      isDirectory = false;
+    }
+    if (!isDirectory) {
+      throw new ToolcapError(
+        'LEARN_NO_GROUP_FILES',
+        `schema directory ${displayPath(absolute, cwd)} does not exist or is not a directory; pass the directory of your *_tools.json files with --schemas DIR`,
+      );
+    }
+    for (const file of await listGroupFiles(absolute)) {
+      if (!seen.has(file)) files.push(file);
+      seen.add(file);
+    }
+  }
+  if (files.length === 0) {
+    throw new ToolcapError(
+      'LEARN_NO_GROUP_FILES',
+      `no *_tools.json files in ${dirs.join(', ')}; pass the directory of your group files with --schemas DIR`,
+    );
+  }
+  const valid: GroupFile[] = [];
+  const highest = new Map<string, GroupFile>();
+  for (const file of files) {
+    const label = displayPath(file, cwd);
+    const read = readGroupFileText(file, limits, label);
+    if ('diagnostic' in read) {
+      problems.push(read.diagnostic);
+      continue;
+    }
+    const text = read.text.startsWith(BYTE_ORDER_MARK) ? read.text.slice(1) : read.text;
+    const checked = checkGroupText(text, label, { limits, fileName: basename(file) });
+    const errors = checked.diagnostics.filter((problem) => problem.severity === 'error');
+    problems.push(...errors);
+    const validation = checked.validation;
+    if (validation?.group === undefined) continue;
+    const group = validation.group;
+    const positions = validation.toolPointers.map((pointer) =>
+      Number(pointer.slice('/tools/'.length)),
+    );
+    const entry: GroupFile = {
+      file,
+      display: label,
+      text: read.text,
+      group,
+      positions,
+      errors: new Set(errors.map(errorKey)),
+    };
+    valid.push(entry);
+    const previous = highest.get(group.group);
+    if (previous === undefined || compare(group.version, previous.group.version) > 0) {
+      highest.set(group.group, entry);
+    }
+  }
+  return valid.filter((entry) => highest.get(entry.group.group) === entry);
+}
+
+function checkOptions(options: LearnOptions, limits: LoadLimits): number {
+  if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(options.from)) {
+    throw new ToolcapError(
+      'LEARN_INVALID_OPTIONS',
+      `unknown transcript format ${JSON.stringify(options.from)}; use one of ${TRANSCRIPT_FORMATS.join(', ')}`,
+    );
+  }
+  const max =
+    options.maxPerTool ??
+    Math.min(DEFAULT_MAX_EXAMPLE_REQUESTS_PER_TOOL, limits.maxExampleRequests);
+  if (!Number.isInteger(max) || max < 1 || max > limits.maxExampleRequests) {
+    throw new ToolcapError(
+      'LEARN_INVALID_OPTIONS',
+      `maxPerTool must be an integer from 1 to ${limits.maxExampleRequests} (limits.maxExampleRequests), got ${String(max)}`,
+    );
+  }
+  return max;
+}
+
+/** Tools by name, plus by `x-original-name` (the name before `toolcap import` converted it). */
+function indexTools(groupFiles: readonly GroupFile[]): Map<string, KnownTool> {
+  const known = new Map<string, KnownTool>();
+  const originals = new Map<string, KnownTool | null>();
+  for (const owner of groupFiles) {
+    const raw = JSON.parse(owner.text.replace(/^\uFEFF/, '')) as { tools: unknown[] };
+    owner.group.tools.forEach((definition, index) => {
+      // the loader keeps the first of two tools with one name; so does learning
+      if (known.has(definition.name)) return;
+      const tool: KnownTool = {
+        owner,
+        index,
+        definition,
+        calls: 0,
+        messages: new Set(),
+        overflow: 0,
+      };
+      known.set(definition.name, tool);
+      const entry = raw.tools[owner.positions[index]!] as Record<string, unknown>;
+      const original = entry['x-original-name'];
+      if (typeof original === 'string' && original !== definition.name) {
+        // an original name two tools share identifies neither
+        originals.set(original, originals.has(original) ? null : tool);
+      }
+    });
+  }
+  for (const [name, tool] of originals) {
+    if (tool !== null && !known.has(name)) known.set(name, tool);
+  }
+  return known;
+}
+
+/** Trimmed, whitespace collapsed, redacted, at most `maxLength` characters. */
+function cleanMessage(
+  message: string,
+  redact: boolean,
+  maxLength: number,
+): { text: string; truncated: boolean } {
+  // what redaction may shorten is bounded first: a pasted document is not an example request
+  const headLength = maxLength * 4;
+  const cut = message.length > headLength;
+  let text = (cut ? message.slice(0, headLength) : message).replace(/\s+/g, ' ').trim();
+  if (redact) text = redactMessage(text);
+  if (!cut && text.length <= maxLength) return { text, truncated: false };
+  const head = text.slice(0, maxLength - 1);
+  const space = head.lastIndexOf(' ');
+  // a word boundary unless that throws away most of the text
+  const kept = space > maxLength / 2 ? head.slice(0, space) : head;
+  return { text: `${kept.trimEnd()}…`, truncated: true };
+}
+
+function learnGroup(
+  groupFile: GroupFile,
+  tools: readonly KnownTool[],
+  maxPerTool: number,
+  report: LearnReport,
+): { entry: LearnedGroup; text: string } {
+  const bom = groupFile.text.startsWith(BYTE_ORDER_MARK) ? BYTE_ORDER_MARK : '';
+  let text = groupFile.text.slice(bom.length);
+  const style = detectTextStyle(text);
+  const entry: LearnedGroup = {
+    group: groupFile.group.group,
+    file: groupFile.display,
+    old_version: groupFile.group.version,
+    new_version: groupFile.group.version,
+    changed: false,
+    written: false,
+    tools: [],
+  };
+  for (const tool of tools) {
+    const existing = tool.definition.example_requests ?? [];
+    const chosen = chooseExampleRequests(existing, [...tool.messages], { max: maxPerTool });
+    report.skipped.duplicate += chosen.duplicates;
+    report.skipped.near_duplicate += chosen.nearDuplicates;
+    report.skipped.over_cap += chosen.overCap + tool.overflow;
+    entry.tools.push({
+      tool: tool.definition.name,
+      calls: tool.calls,
+      added: chosen.added,
+      total: existing.length + chosen.added.length,
+    });
+    if (chosen.added.length === 0) continue;
+    const position = groupFile.positions[tool.index]!;
+    text = setToolExampleRequests(text, position, [...existing, ...chosen.added], style);
+    entry.changed = true;
+  }
+  if (entry.changed) {
+    entry.new_version = inc(entry.old_version, 'patch') ?? entry.old_version;
+    text = setGroupVersion(text, entry.new_version);
+  }
+  return { entry, text: bom + text };
+}
+
+/**
+ * Throws unless the edited text stays within `limits.maxFileBytes` and loads with no error the
+ * file did not have before.
+ */
+function checkEditedText(groupFile: GroupFile, text: string, limits: LoadLimits): void {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > limits.maxFileBytes) {
+    throw new ToolcapError(
+      'LEARN_EDIT_INVALID',
+      `the edited file would be ${bytes} bytes, more than ${limits.maxFileBytes} (limits.maxFileBytes); it was left unchanged. Lower --max-per-tool or split the group`,
+    );
+  }
+  const checked = checkGroupText(text.replace(/^\uFEFF/, ''), groupFile.display, {
+    limits,
+    fileName: basename(groupFile.file),
+  });
+  const added = checked.diagnostics.filter(
+    (problem) => problem.severity === 'error' && !groupFile.errors.has(errorKey(problem)),
+  );
+  if (added.length > 0 || checked.validation?.group === undefined) {
+    throw new ToolcapError(
+      'LEARN_EDIT_INVALID',
+      `the edited file would not load (${added[0]?.message ?? 'invalid group'}); it was left unchanged`,
+    );
+  }
+}
+
+/**
+ * Replaces `file` with `text` through a temporary file in the same directory and a rename, so
+ * a reader sees the old file or the new one, never part of one.
+ */
+async function replaceFile(file: string, text: string): Promise<void> {
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    const { mode } = await stat(file);
+    await writeFile(temporary, text, { mode });
+    await rename(temporary, file);
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    throw error;
+  }
+}
+
+function errorKey(diagnostic: Diagnostic): string {
+  return `${diagnostic.code} ${diagnostic.pointer}`;
+}
+
+/** Calls `onLine` with each line of `file` (1-based numbers), streaming. */
+async function readLines(
+  file: string,
+  label: string,
+  onLine: (line: string, number: number) => void,
+): Promise<void> {
+  let number = 0;
+  try {
+    const lines = createInterface({
+      input: createReadStream(file, { encoding: 'utf8' }),
+      crlfDelay: Number.POSITIVE_INFINITY,
+    });
+    for await (const line of lines) {
+      number++;
+      onLine(number === 1 && line.startsWith(BYTE_ORDER_MARK) ? line.slice(1) : line, number);
+    }
+  } catch (error) {
+    throw new ToolcapError(
+      'LEARN_INPUT_UNREADABLE',
+      `cannot read ${label}${number > 0 ? ` after line ${number}` : ''}: ${errorMessage(error)}; check the path`,
+    );
+  }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,227 @@
+/** The transcript formats `toolcap learn --from` reads, one JSON object per line. */
+export const TRANSCRIPT_FORMATS = ['openai', 'anthropic', 'pairs'] as const;
+
+/** One of TRANSCRIPT_FORMATS. */
+export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+
+/** A tool call and the user message that led to it. */
+export interface TranscriptCall {
+  /** The text of the latest user message before the assistant turn that made the call. */
+  message: string;
+  tool: string;
+}
+
+/** What one line holds: the calls it records, or why it was skipped. */
+export type ParsedTranscriptLine =
+  | {
+      ok: true;
+      calls: TranscriptCall[];
+      /** Calls made before any user message (nothing to learn from them). */
+      unprompted: number;
+    }
+  | { ok: false; problem: string };
+
+const OPENAI_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+const ANTHROPIC_ROLES = new Set(['user', 'assistant']);
+
+/**
+ * Parses one non-blank line of a transcript file. `openai`: `{"messages": [...]}` as in
+ * OpenAI's chat fine-tuning files, calls in assistant `tool_calls[].function.name` (or the
+ * older `function_call.name`). `anthropic`: `{"messages": [...]}` with `tool_use` content
+ * blocks. `pairs`: `{"message": "...", "tool": "name"}`. A call is paired with the latest
+ * user message before the assistant turn that made it; user turns holding only tool results
+ * are not user messages. A tool called twice in one assistant turn counts once. Any problem
+ * skips the whole line and is described for the user (which field, what is wrong, the fix).
+ */
+export function parseTranscriptLine(line: string, format: TranscriptFormat): ParsedTranscriptLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return fail(`not valid JSON (${detail}); each line must be one JSON object`);
+  }
+  if (!isObject(value)) {
+    return fail(
+      `expected a JSON object ${format === 'pairs' ? '{"message": ..., "tool": ...}' : '{"messages": [...]}'}, got ${describeType(value)}`,
+    );
+  }
+  if (format === 'pairs') return parsePair(value);
+  if (!Array.isArray(value.messages)) {
+    return fail(
+      `no "messages" array; an ${format === 'openai' ? 'OpenAI chat' : 'Anthropic'} line is {"messages": [{"role": "user", ...}, ...]}${typeof value.message === 'string' ? ' (a {"message", "tool"} line is --from pairs)' : ''}`,
+    );
+  }
+  return format === 'openai' ? parseOpenAI(value.messages) : parseAnthropic(value.messages);
+}
+
+function parsePair(value: Record<string, unknown>): ParsedTranscriptLine {
+  if (Array.isArray(value.messages)) {
+    return fail(
+      'this line is a conversation ("messages"); read it with --from openai or --from anthropic',
+    );
+  }
+  if (typeof value.message !== 'string') {
+    return fail(
+      `"message" must be a string (the user's message), got ${describeType(value.message)}`,
+    );
+  }
+  if (typeof value.tool !== 'string' || value.tool === '') {
+    return fail(
+      `"tool" must be the name of the tool the message led to, got ${describeType(value.tool)}`,
+    );
+  }
+  return { ok: true, calls: [{ message: value.message, tool: value.tool }], unprompted: 0 };
+}
+
+function parseOpenAI(messages: unknown[]): ParsedTranscriptLine {
+  const calls: TranscriptCall[] = [];
+  let user: string | undefined;
+  let unprompted = 0;
+  for (const [index, message] of messages.entries()) {
+    const at = `messages[${index}]`;
+    if (!isObject(message)) return fail(`${at} must be an object, got ${describeType(message)}`);
+    const role = message.role;
+    if (typeof role !== 'string' || !OPENAI_ROLES.has(role)) {
+      return fail(
+        `${at} has ${typeof role === 'string' ? `unknown role ${JSON.stringify(role)}` : 'no "role"'}; OpenAI chat roles are system, developer, user, assistant and tool`,
+      );
+    }
+    if (role === 'user') {
+      const text = openAIText(message.content);
+      if (text === undefined) {
+        return fail(
+          `${at}.content must be a string or an array of content parts, got ${describeType(message.content)}`,
+        );
+      }
+      user = text;
+      continue;
+    }
+    if (role !== 'assistant') continue;
+    const names: string[] = [];
+    if (message.tool_calls !== undefined && message.tool_calls !== null) {
+      if (!Array.isArray(message.tool_calls)) {
+        return fail(`${at}.tool_calls must be an array, got ${describeType(message.tool_calls)}`);
+      }
+      for (const [callIndex, call] of message.tool_calls.entries()) {
+        const name = isObject(call) && isObject(call.function) ? call.function.name : undefined;
+        if (typeof name !== 'string' || name === '') {
+          return fail(
+            `${at}.tool_calls[${callIndex}] has no function.name; each call is {"type": "function", "function": {"name": ..., "arguments": ...}}`,
+          );
+        }
+        names.push(name);
+      }
+    }
+    if (isObject(message.function_call)) {
+      const name = message.function_call.name;
+      if (typeof name !== 'string' || name === '') {
+        return fail(`${at}.function_call has no "name"`);
+      }
+      names.push(name);
+    }
+    if (names.length === 0 && hasBlock(message.content, 'tool_use')) {
+      return fail(
+        `${at} holds an Anthropic "tool_use" block; read this file with --from anthropic`,
+      );
+    }
+    unprompted += addCalls(names, user, calls);
+  }
+  return { ok: true, calls, unprompted };
+}
+
+function parseAnthropic(messages: unknown[]): ParsedTranscriptLine {
+  const calls: TranscriptCall[] = [];
+  let user: string | undefined;
+  let unprompted = 0;
+  for (const [index, message] of messages.entries()) {
+    const at = `messages[${index}]`;
+    if (!isObject(message)) return fail(`${at} must be an object, got ${describeType(message)}`);
+    const role = message.role;
+    if (typeof role !== 'string' || !ANTHROPIC_ROLES.has(role)) {
+      const hint =
+        role === 'tool' || role === 'system'
+          ? ` (a "${role}" message is OpenAI's format: use --from openai; Anthropic's system prompt is the top-level "system")`
+          : '';
+      return fail(
+        `${at} has ${typeof role === 'string' ? `unknown role ${JSON.stringify(role)}` : 'no "role"'}; Anthropic roles are user and assistant${hint}`,
+      );
+    }
+    const content = message.content;
+    if (typeof content !== 'string' && !Array.isArray(content)) {
+      return fail(
+        `${at}.content must be a string or an array of content blocks, got ${describeType(content)}`,
+      );
+    }
+    if (role === 'user') {
+      // a user turn that only returns tool results continues the assistant's work
+      const text = anthropicText(content);
+      if (text !== undefined) user = text;
+      continue;
+    }
+    if (message.tool_calls !== undefined) {
+      return fail(`${at} has OpenAI "tool_calls"; read this file with --from openai`);
+    }
+    const names: string[] = [];
+    if (Array.isArray(content)) {
+      for (const [blockIndex, block] of content.entries()) {
+        if (!isObject(block) || block.type !== 'tool_use') continue;
+        if (typeof block.name !== 'string' || block.name === '') {
+          return fail(`${at}.content[${blockIndex}] is a "tool_use" block without a "name"`);
+        }
+        names.push(block.name);
+      }
+    }
+    unprompted += addCalls(names, user, calls);
+  }
+  return { ok: true, calls, unprompted };
+}
+
+/**
+ * Adds one call per distinct name of an assistant turn, paired with `user`; returns how many
+ * calls had no user message before them (and were not added).
+ */
+function addCalls(names: string[], user: string | undefined, calls: TranscriptCall[]): number {
+  const distinct = new Set(names);
+  if (user === undefined) return distinct.size;
+  for (const tool of distinct) calls.push({ message: user, tool });
+  return 0;
+}
+
+/** The text of an OpenAI user message: a string, or its text parts joined by newlines. */
+function openAIText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  return content
+    .filter((part) => isObject(part) && part.type === 'text' && typeof part.text === 'string')
+    .map((part) => (part as { text: string }).text)
+    .join('\n');
+}
+
+/** The text of an Anthropic user turn, or undefined when it holds no text (only tool results). */
+function anthropicText(content: string | unknown[]): string | undefined {
+  if (typeof content === 'string') return content;
+  const texts = content
+    .filter((block) => isObject(block) && block.type === 'text' && typeof block.text === 'string')
+    .map((block) => (block as { text: string }).text);
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+function hasBlock(content: unknown, type: string): boolean {
+  return Array.isArray(content) && content.some((block) => isObject(block) && block.type === type);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function describeType(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function fail(problem: string): ParsedTranscriptLine {
+  return { ok: false, problem };
+}

@@ -1,0 +1,762 @@
+import type { ProviderId } from '../../format/provider-ids.js';
+import type { RegisteredGroup, RegisteredTool, Warning } from '../../format/types.js';
+import type { TextAnalyzer } from '../../text/text-analyzer.js';
+import { isWithinOneEdit } from '../../text/typo-distance.js';
+import { isTypoCandidate } from '../../text/typo-index.js';
+import { errorMessage } from '../../util/error-message.js';
+import { isTooShort } from '../analyze-turn.js';
+import { compareStrings } from '../keyword-index.js';
+import { type ResolvedSelectOptions, resolveSelectOptions } from '../resolve-select-options.js';
+import { roundScore } from '../round-score.js';
+import { DEFAULT_SEARCH_K } from '../search-tools.js';
+import { BM25_K1, DOCUMENT_FIELDS, groupFieldTexts, toolFieldTexts } from '../tool-document.js';
+import type {
+  ContextCheck,
+  DroppedTool,
+  SearchOptions,
+  SearchResult,
+  SelectedTool,
+  Selection,
+  SelectionReason,
+  SelectionStrategyName,
+  SelectOptions,
+  TypoMatch,
+} from '../types.js';
+
+/**
+ * The reference selector: the documented selection rules written as plainly as possible,
+ * with plain objects, explicit comparators and no caches. It is the executable specification
+ * of `selectTools`, which must give byte-identical results (the property tests compare the
+ * two on random registries and turns). It recomputes everything on every call, so it is slow;
+ * it is never used to serve a turn.
+ */
+export interface ReferenceInput {
+  tools: readonly RegisteredTool[];
+  groups: readonly RegisteredGroup[];
+  analyzer: TextAnalyzer;
+  contextChecks: ReadonlyMap<string, ContextCheck>;
+  services: ReadonlyMap<string, unknown>;
+  estimateTokens: (tool: RegisteredTool, provider: ProviderId) => number;
+}
+
+/** Weight of a history word in the ranking query (a word of the message weighs 1). */
+const HISTORY_WEIGHT = 0.5;
+
+/** Budget priority, lowest first. */
+const PRIORITY: readonly SelectionStrategyName[] = [
+  'always',
+  'context',
+  'keyword',
+  'history',
+  'fallback',
+];
+
+/** One word position of a text: the word and the terms it offers (its own, then its parts'). */
+interface Position {
+  word: string;
+  slots: { word: string; term: string; typo: boolean }[];
+}
+
+/** One keyword of one group as a sequence of terms. */
+interface Phrase {
+  group: RegisteredGroup;
+  keyword: string;
+  terms: string[];
+}
+
+interface Candidate {
+  tool: RegisteredTool;
+  strategy: SelectionStrategyName;
+  matched: string[];
+  typos: TypoMatch[];
+  /** Raw relevance; undefined for always and context tools. */
+  raw: number | undefined;
+  /** Identifies the group match the candidate came from (round-robin groups). */
+  groupKey: string;
+}
+
+interface Query {
+  terms: { term: string; word: string; weight: number }[];
+  unknown: number;
+}
+
+/** `select(message, options)` by the documented rules. */
+export function referenceSelect(
+  input: ReferenceInput,
+  message: string,
+  options: SelectOptions = {},
+): Selection {
+  const settings = resolveSelectOptions(message, options);
+  const corpus = buildCorpus(input);
+  const warnings: Warning[] = [];
+  const dropped: DroppedTool[] = [];
+  const candidates: Candidate[] = [];
+
+  // the message: keyword matches and the ranking query (weight 1)
+  const positions = analyzePositions(input.analyzer, message);
+  if (settings.typoTolerance) addTypoAlternatives(input.analyzer, corpus, positions);
+  const query: Query = { terms: [], unknown: 0 };
+  addMessageTerms(input.analyzer, corpus, positions, query);
+
+  // always: every tool of every always group, catalog order
+  for (const tool of input.tools) {
+    if (strategyOf(input, tool) === 'always') {
+      candidates.push(candidate(tool, 'always', [], [], undefined, 'always'));
+    }
+  }
+
+  // context groups, catalog order
+  for (const group of input.groups) {
+    if (group.selection.strategy !== 'context') continue;
+    const tools = input.tools.filter((tool) => tool.group === group.group);
+    const checkName = group.selection.context_check;
+    if (checkName === undefined) {
+      for (const tool of tools) {
+        const keys = tool.metadata.requires_context;
+        if (keys.every((key) => hasKey(input, settings, key))) {
+          candidates.push(candidate(tool, 'context', [...keys], [], undefined, group.group));
+        } else {
+          dropped.push(missingContext(input, settings, tool));
+        }
+      }
+      continue;
+    }
+    const check = input.contextChecks.get(checkName);
+    let reason: string | undefined;
+    if (check === undefined) {
+      warnings.push({
+        code: 'UNKNOWN_CONTEXT_CHECK',
+        message: `group "${group.group}" names context_check "${checkName}", which is not registered; pass it in loadRegistry({ contextChecks: { ${checkName}: (context, message) => ... } }). The group is left out`,
+      });
+      reason = `its group's context_check "${checkName}" is not registered (see the warnings)`;
+    } else {
+      try {
+        if (check(settings.context, message) !== true) {
+          reason = `its group's context_check "${checkName}" returned false for this turn's context`;
+        }
+      } catch (error) {
+        warnings.push({
+          code: 'CONTEXT_CHECK_FAILED',
+          message: `context_check "${checkName}" of group "${group.group}" threw (${errorMessage(error)}); the group is left out of this turn`,
+        });
+        reason = `its group's context_check "${checkName}" threw (see the warnings)`;
+      }
+    }
+    for (const tool of tools) {
+      if (reason === undefined) {
+        candidates.push(candidate(tool, 'context', [checkName], [], undefined, group.group));
+      } else {
+        dropped.push({ name: tool.name, group: tool.group, code: 'CONTEXT_NOT_MET', reason });
+      }
+    }
+  }
+
+  // keyword groups the message matches, in order of their first match
+  const messageMatches = matchKeywords(corpus, positions).filter(
+    (match) => match.group.selection.strategy === 'keyword',
+  );
+  for (const match of messageMatches) {
+    for (const tool of input.tools.filter((entry) => entry.group === match.group.group)) {
+      candidates.push(
+        candidate(tool, 'keyword', match.keywords, match.typos, 0, `k:${match.group.group}`),
+      );
+    }
+  }
+
+  // history, newest first: groups it matches (or whose tools it called) stay; its words rank
+  let historyGroups = 0;
+  if (settings.history.length > 0) {
+    const recorded = new Map<string, { keywords: string[]; typos: TypoMatch[] }>();
+    const record = (group: string, matched: string, typoWord: string | undefined) => {
+      const entry = recorded.get(group) ?? { keywords: [], typos: [] };
+      recorded.set(group, entry);
+      if (!entry.keywords.includes(matched)) {
+        entry.keywords.push(matched);
+        if (typoWord !== undefined) entry.typos.push({ keyword: matched, word: typoWord });
+      } else if (typoWord === undefined) {
+        entry.typos = entry.typos.filter((typo) => typo.keyword !== matched);
+      }
+    };
+    for (const entry of [...settings.history].reverse()) {
+      if (typeof entry === 'object' && 'tool' in entry && typeof entry.tool === 'string') {
+        const tool = input.tools.find((candidateTool) => candidateTool.name === entry.tool);
+        if (tool === undefined) {
+          warnings.push({
+            code: 'UNKNOWN_HISTORY_TOOL',
+            message: `history names tool "${entry.tool}", which is not in the registry; it is ignored`,
+            tool: entry.tool,
+          });
+        } else {
+          record(tool.group, tool.name, undefined);
+        }
+        continue;
+      }
+      const text = typeof entry === 'string' ? entry : (entry as { message: string }).message;
+      const historyPositions = analyzePositions(input.analyzer, text);
+      if (settings.typoTolerance) addTypoAlternatives(input.analyzer, corpus, historyPositions);
+      for (const match of matchKeywords(corpus, historyPositions)) {
+        for (const keyword of match.keywords) {
+          const typo = match.typos.find((candidateTypo) => candidateTypo.keyword === keyword);
+          record(match.group.group, keyword, typo?.word);
+        }
+      }
+      // history words that some tool or keyword contains join the query at a lower weight
+      const historyQuery: Query = { terms: [], unknown: 0 };
+      addMessageTerms(input.analyzer, corpus, historyPositions, historyQuery);
+      for (const term of historyQuery.terms) {
+        if (query.terms.some((known) => known.term === term.term)) continue;
+        query.terms.push({ term: term.term, word: term.word, weight: HISTORY_WEIGHT });
+      }
+    }
+    const matchedByMessage = new Set(messageMatches.map((match) => match.group.group));
+    for (const group of input.groups) {
+      const entry = recorded.get(group.group);
+      if (entry === undefined || group.selection.strategy !== 'keyword') continue;
+      if (matchedByMessage.has(group.group)) continue;
+      historyGroups++;
+      for (const tool of input.tools.filter(
+        (candidateTool) => candidateTool.group === group.group,
+      )) {
+        candidates.push(
+          candidate(tool, 'history', entry.keywords, entry.typos, 0, `h:${group.group}`),
+        );
+      }
+    }
+  }
+
+  // ranking: keyword and history tools against the query
+  for (const entry of candidates) {
+    if (entry.raw !== undefined) entry.raw = corpus.score(entry.tool, query);
+  }
+  const maxScore = corpus.maxScore(query);
+
+  // fallback: only when no keyword or history group matched
+  if (messageMatches.length === 0 && historyGroups === 0 && settings.fallback !== undefined) {
+    const { k, minScore } = settings.fallback;
+    const ranked = input.tools
+      .filter((tool) => strategyOf(input, tool) === 'keyword')
+      .map((tool) => ({ tool, raw: corpus.score(tool, query) }))
+      .filter((entry) => entry.raw > 0)
+      .sort((a, b) => b.raw - a.raw || a.tool.index - b.tool.index)
+      .slice(0, k);
+    let best = 0;
+    let added = 0;
+    for (const { tool, raw } of ranked) {
+      const score = roundScore(raw / maxScore);
+      best = Math.max(best, score);
+      if (score < minScore) continue;
+      const words = query.terms
+        .filter((term) => corpus.has(tool, term.term))
+        .map((term) => term.word);
+      candidates.push(candidate(tool, 'fallback', words, [], raw, `f:${tool.name}`));
+      added++;
+    }
+    if (added === 0) {
+      warnings.push({
+        code: 'FALLBACK_ABSTAINED',
+        message: `no keyword group matched and no tool reached the fallback's minimum relevance ${minScore} (best ${best}), so no fallback tools are offered`,
+      });
+    }
+  }
+
+  // filters, in candidate order
+  const survivors: Candidate[] = [];
+  for (const entry of candidates) {
+    const drop = filterDrop(input, settings, entry.tool);
+    if (drop === undefined) survivors.push(entry);
+    else dropped.push(drop);
+  }
+
+  // budgets, in priority order
+  const budgeted = settings.maxTools !== undefined || settings.maxTokens !== undefined;
+  let kept = survivors;
+  let estimatedTokens: number | undefined;
+  if (budgeted || settings.order === 'relevance') {
+    const ordered = priorityOrder(survivors);
+    if (budgeted) {
+      const result = applyBudgets(input, settings, ordered, dropped, warnings);
+      kept = result.kept;
+      estimatedTokens = result.tokens;
+    } else {
+      kept = ordered;
+    }
+  }
+  if (settings.order === 'catalog') kept = [...kept].sort((a, b) => a.tool.index - b.tool.index);
+
+  const tools = kept.map((entry) => selectedTool(entry, maxScore));
+  const selection: Selection = {
+    tools,
+    names: tools.map((tool) => tool.name),
+    dropped,
+    warnings,
+  };
+  if (estimatedTokens !== undefined) selection.estimatedTokens = estimatedTokens;
+  return selection;
+}
+
+/** `search(query, options)` by the documented rules. */
+export function referenceSearch(
+  input: ReferenceInput,
+  query: string,
+  options: SearchOptions = {},
+): SearchResult[] {
+  const corpus = buildCorpus(input);
+  const ranking: Query = { terms: [], unknown: 0 };
+  const positions = analyzePositions(input.analyzer, query);
+  addMessageTerms(input.analyzer, corpus, positions, ranking);
+  if (options.typoTolerance === true) {
+    // each word no tool or keyword contains also matches the indexed terms one edit away
+    const unknown: { word: string; term: string }[] = [];
+    for (const slot of positions.flatMap((position) => position.slots)) {
+      if (input.analyzer.isStopword(slot.word) || isTooShort(slot.term)) continue;
+      if (corpus.vocabulary.has(slot.term) || unknown.some((entry) => entry.term === slot.term)) {
+        continue;
+      }
+      unknown.push(slot);
+    }
+    for (const { word, term } of unknown) {
+      const found = corpus.indexedTerms.filter((indexed) =>
+        [term, word].some(
+          (candidateWord) =>
+            isTypoCandidate(candidateWord) &&
+            isTypoCandidate(indexed) &&
+            indexed !== candidateWord &&
+            isWithinOneEdit(candidateWord, indexed),
+        ),
+      );
+      if (found.length === 0) continue;
+      ranking.unknown--;
+      for (const indexed of found.sort(compareStrings)) {
+        if (ranking.terms.some((known) => known.term === indexed)) continue;
+        ranking.terms.push({ term: indexed, word: `${word}~${indexed}`, weight: 1 });
+      }
+    }
+  }
+  const maxScore = corpus.maxScore(ranking);
+  const groups = options.groups === undefined ? undefined : new Set(options.groups);
+  return input.tools
+    .filter((tool) => groups === undefined || groups.has(tool.group))
+    .map((tool) => ({ tool, raw: corpus.score(tool, ranking) }))
+    .filter((entry) => entry.raw > 0)
+    .sort((a, b) => b.raw - a.raw || a.tool.index - b.tool.index)
+    .slice(0, options.k ?? DEFAULT_SEARCH_K)
+    .map(({ tool, raw }) => ({
+      name: tool.name,
+      group: tool.group,
+      score: roundScore(raw / maxScore),
+      matched: [
+        ...new Set(
+          ranking.terms.filter((term) => corpus.has(tool, term.term)).map((term) => term.word),
+        ),
+      ],
+      tool,
+    }))
+    .filter((result) => result.score > 0 && result.score >= (options.minScore ?? 0));
+}
+
+function candidate(
+  tool: RegisteredTool,
+  strategy: SelectionStrategyName,
+  matched: readonly string[],
+  typos: readonly TypoMatch[],
+  raw: number | undefined,
+  groupKey: string,
+): Candidate {
+  return { tool, strategy, matched: [...matched], typos: [...typos], raw, groupKey };
+}
+
+function strategyOf(input: ReferenceInput, tool: RegisteredTool): string | undefined {
+  return input.groups.find((group) => group.group === tool.group)?.selection.strategy;
+}
+
+function hasKey(input: ReferenceInput, settings: ResolvedSelectOptions, key: string): boolean {
+  const value = Object.hasOwn(settings.context, key) ? settings.context[key] : undefined;
+  return (value !== undefined && value !== null) || input.services.has(key);
+}
+
+function missingContext(
+  input: ReferenceInput,
+  settings: ResolvedSelectOptions,
+  tool: RegisteredTool,
+): DroppedTool {
+  const missing = tool.metadata.requires_context.filter((key) => !hasKey(input, settings, key));
+  return {
+    name: tool.name,
+    group: tool.group,
+    code: 'MISSING_CONTEXT',
+    reason: `requires context ${missing.join(', ')}, which this turn does not set; pass ${missing.map((key) => `context.${key}`).join(', ')}`,
+  };
+}
+
+function filterDrop(
+  input: ReferenceInput,
+  settings: ResolvedSelectOptions,
+  tool: RegisteredTool,
+): DroppedTool | undefined {
+  const ranks = ['low', 'medium', 'high'];
+  const speeds = ['fast', 'medium', 'slow'];
+  const drop = (code: DroppedTool['code'], reason: string): DroppedTool => ({
+    name: tool.name,
+    group: tool.group,
+    code,
+    reason,
+  });
+  if (
+    settings.requireContext &&
+    !tool.metadata.requires_context.every((key) => hasKey(input, settings, key))
+  ) {
+    return missingContext(input, settings, tool);
+  }
+  if (settings.categories.length > 0 && !settings.categories.includes(tool.category)) {
+    return drop(
+      'CATEGORY_EXCLUDED',
+      `category ${tool.category} is not among the allowed categories (${settings.categories.join(', ')})`,
+    );
+  }
+  if (ranks.indexOf(tool.metadata.cost_estimate) > settings.maxCost) {
+    return drop(
+      'OVER_MAX_COST',
+      `cost_estimate ${tool.metadata.cost_estimate} is above maxCost ${settings.maxCostName}`,
+    );
+  }
+  if (speeds.indexOf(tool.metadata.latency_estimate) > settings.maxLatency) {
+    return drop(
+      'OVER_MAX_LATENCY',
+      `latency_estimate ${tool.metadata.latency_estimate} is above maxLatency ${settings.maxLatencyName}`,
+    );
+  }
+  return undefined;
+}
+
+/** Higher raw score first, then catalog order. */
+function byRelevance(a: Candidate, b: Candidate): number {
+  return (b.raw ?? 0) - (a.raw ?? 0) || a.tool.index - b.tool.index;
+}
+
+/**
+ * Strata in priority order; keyword and history tools round-robin over their groups (the best
+ * tool of each group first, groups by their best tool), everything else as collected.
+ */
+function priorityOrder(survivors: readonly Candidate[]): Candidate[] {
+  const ordered: Candidate[] = [];
+  for (const strategy of PRIORITY) {
+    const stratum = survivors.filter((entry) => entry.strategy === strategy);
+    if (strategy !== 'keyword' && strategy !== 'history') {
+      ordered.push(...stratum);
+      continue;
+    }
+    const groups = new Map<string, Candidate[]>();
+    for (const entry of stratum)
+      groups.set(entry.groupKey, [...(groups.get(entry.groupKey) ?? []), entry]);
+    const lists = [...groups.values()].map((list) => [...list].sort(byRelevance));
+    lists.sort((a, b) => byRelevance(a[0]!, b[0]!));
+    const longest = Math.max(0, ...lists.map((list) => list.length));
+    for (let round = 0; round < longest; round++) {
+      for (const list of lists) if (list[round] !== undefined) ordered.push(list[round]!);
+    }
+  }
+  return ordered;
+}
+
+function applyBudgets(
+  input: ReferenceInput,
+  settings: ResolvedSelectOptions,
+  ordered: readonly Candidate[],
+  dropped: DroppedTool[],
+  warnings: Warning[],
+): { kept: Candidate[]; tokens: number | undefined } {
+  const { maxTools, maxTokens, provider } = settings;
+  const tokensOf = (tool: RegisteredTool) =>
+    maxTokens === undefined ? 0 : input.estimateTokens(tool, provider);
+  const pins = ordered.filter((entry) => entry.strategy === 'always');
+  const kept = [...pins];
+  let tokens = pins.reduce((sum, entry) => sum + tokensOf(entry.tool), 0);
+  if (maxTools !== undefined && kept.length > maxTools) {
+    warnings.push({
+      code: 'PINS_OVER_BUDGET',
+      message: `the ${kept.length} pinned (always) tools exceed maxTools ${maxTools}; they are all kept and nothing else is added. Raise maxTools or unpin a group`,
+    });
+  }
+  if (maxTokens !== undefined && tokens > maxTokens) {
+    warnings.push({
+      code: 'PINS_OVER_BUDGET',
+      message: `the pinned (always) tools take an estimated ${tokens} tokens for ${provider}, above maxTokens ${maxTokens}; they are all kept and nothing else is added. Raise maxTokens or unpin a group`,
+    });
+  }
+  for (const entry of ordered.filter((candidateEntry) => candidateEntry.strategy !== 'always')) {
+    if (maxTools !== undefined && kept.length >= maxTools) {
+      dropped.push({
+        name: entry.tool.name,
+        group: entry.tool.group,
+        code: 'OVER_MAX_TOOLS',
+        reason: `maxTools ${maxTools} is reached by higher-ranked tools (pinned, context, then matched groups round-robin by relevance); raise maxTools to include it`,
+      });
+      continue;
+    }
+    if (maxTokens !== undefined) {
+      const size = tokensOf(entry.tool);
+      if (tokens + size > maxTokens) {
+        dropped.push({
+          name: entry.tool.name,
+          group: entry.tool.group,
+          code: 'OVER_MAX_TOKENS',
+          reason: `its estimated ${size} tokens would bring the selection to ${tokens + size}, above maxTokens ${maxTokens}`,
+        });
+        continue;
+      }
+      tokens += size;
+    }
+    kept.push(entry);
+  }
+  return { kept, tokens: maxTokens === undefined ? undefined : tokens };
+}
+
+function selectedTool(entry: Candidate, maxScore: number): SelectedTool {
+  const reason: SelectionReason = { strategy: entry.strategy, matched: entry.matched };
+  if (entry.raw !== undefined) reason.score = roundScore(entry.raw / maxScore);
+  if (entry.typos.length > 0) reason.typos = entry.typos;
+  return { ...entry.tool, reason };
+}
+
+// ------------------------------------------------------------------------------------------
+// text: positions, keyword phrases, typo alternatives, the ranking query
+
+/** Each word of `text` with the terms it offers: its own stem, then its parts' stems. */
+function analyzePositions(analyzer: TextAnalyzer, text: string): Position[] {
+  return analyzer.tokenize(text).map((token) => ({
+    word: token.text,
+    slots: [token.text, ...token.parts].map((word) => ({
+      word,
+      term: analyzer.stem(word),
+      typo: false,
+    })),
+  }));
+}
+
+/** The words of `positions` that rank: no stopwords, no single ASCII characters. */
+function addMessageTerms(
+  analyzer: TextAnalyzer,
+  corpus: Corpus,
+  positions: readonly Position[],
+  query: Query,
+): void {
+  const unknown: { word: string; term: string }[] = [];
+  for (const position of positions) {
+    for (const slot of position.slots) {
+      if (slot.typo) continue;
+      if (analyzer.isStopword(slot.word) || isTooShort(slot.term)) continue;
+      if (!corpus.vocabulary.has(slot.term)) {
+        if (!unknown.some((entry) => entry.term === slot.term)) unknown.push(slot);
+        continue;
+      }
+      if (!query.terms.some((known) => known.term === slot.term)) {
+        query.terms.push({ term: slot.term, word: slot.word, weight: 1 });
+      }
+    }
+  }
+  // a corrected word ranks with its keyword terms instead of its own
+  for (const position of positions) {
+    const alternatives = position.slots.filter((slot) => slot.typo);
+    if (alternatives.length === 0) continue;
+    for (const slot of alternatives) {
+      if (!query.terms.some((known) => known.term === slot.term)) {
+        query.terms.push({ term: slot.term, word: position.word, weight: 1 });
+      }
+    }
+    const at = unknown.findIndex((entry) => entry.word === position.word);
+    if (at >= 0) unknown.splice(at, 1);
+  }
+  query.unknown = unknown.length;
+}
+
+/**
+ * Typo tolerance: a word none of whose terms is a keyword term gets, as extra terms, every
+ * keyword term one edit away from the word or its stem (words of five or more plain letters),
+ * in term order.
+ */
+function addTypoAlternatives(analyzer: TextAnalyzer, corpus: Corpus, positions: Position[]): void {
+  for (const position of positions) {
+    if (position.slots.some((slot) => corpus.keywordTerms.has(slot.term))) continue;
+    const found = new Set<string>();
+    for (const candidateWord of [position.word, analyzer.stem(position.word)]) {
+      if (!isTypoCandidate(candidateWord)) continue;
+      for (const { word, term } of corpus.keywordTokens) {
+        for (const known of [word, term]) {
+          if (
+            isTypoCandidate(known) &&
+            known !== candidateWord &&
+            isWithinOneEdit(candidateWord, known)
+          ) {
+            found.add(term);
+          }
+        }
+      }
+    }
+    for (const term of [...found].sort(compareStrings)) {
+      position.slots.push({ word: position.word, term, typo: true });
+    }
+  }
+}
+
+/**
+ * The groups whose keywords occur in `positions`, in order of their first match: a keyword
+ * matches where its terms are the terms of consecutive positions. Keywords of a group that
+ * analyze to the same terms count once (the first).
+ */
+function matchKeywords(
+  corpus: Corpus,
+  positions: readonly Position[],
+): { group: RegisteredGroup; keywords: string[]; typos: TypoMatch[] }[] {
+  const matches: { group: RegisteredGroup; keywords: string[]; typos: TypoMatch[] }[] = [];
+  positions.forEach((position, at) => {
+    for (const slot of position.slots) {
+      for (const phrase of corpus.phrases) {
+        if (phrase.terms[0] !== slot.term) continue;
+        let typoWord = slot.typo ? slot.word : undefined;
+        let matchedAll = true;
+        for (let offset = 1; offset < phrase.terms.length; offset++) {
+          const next = positions[at + offset];
+          const found = next?.slots.find((nextSlot) => nextSlot.term === phrase.terms[offset]);
+          if (found === undefined) {
+            matchedAll = false;
+            break;
+          }
+          if (typoWord === undefined && found.typo) typoWord = found.word;
+        }
+        if (!matchedAll) continue;
+        let match = matches.find((entry) => entry.group === phrase.group);
+        if (match === undefined) {
+          match = { group: phrase.group, keywords: [], typos: [] };
+          matches.push(match);
+        }
+        if (!match.keywords.includes(phrase.keyword)) {
+          match.keywords.push(phrase.keyword);
+          if (typoWord !== undefined) match.typos.push({ keyword: phrase.keyword, word: typoWord });
+        } else if (typoWord === undefined) {
+          match.typos = match.typos.filter((typo) => typo.keyword !== phrase.keyword);
+        }
+      }
+    }
+  });
+  return matches;
+}
+
+// ------------------------------------------------------------------------------------------
+// BM25F, computed from the documents on every call
+
+interface Corpus {
+  /** Terms some tool or keyword contains. */
+  vocabulary: ReadonlySet<string>;
+  keywordTerms: ReadonlySet<string>;
+  /** Every keyword's words with their terms, for typo tolerance. */
+  keywordTokens: readonly { word: string; term: string }[];
+  /** Every keyword phrase, group by group in catalog order. */
+  phrases: readonly Phrase[];
+  /** Terms some tool contains, sorted. */
+  indexedTerms: readonly string[];
+  score(tool: RegisteredTool, query: Query): number;
+  maxScore(query: Query): number;
+  has(tool: RegisteredTool, term: string): boolean;
+}
+
+/** The documents and keyword phrases of the registry, analyzed afresh. */
+function buildCorpus(input: ReferenceInput): Corpus {
+  const { analyzer, tools, groups } = input;
+  const fieldTerms = (text: string): string[] =>
+    analyzer
+      .tokenize(text)
+      .flatMap((token) => [token.text, ...token.parts])
+      .filter((word) => !analyzer.isStopword(word))
+      .map((word) => analyzer.stem(word))
+      .filter((term) => !isTooShort(term));
+  // each tool's fields, in DOCUMENT_FIELDS order
+  const documents = tools.map((tool) => {
+    const group = groups.find((entry) => entry.group === tool.group);
+    const toolTexts = toolFieldTexts(tool);
+    const groupTexts = groupFieldTexts(group);
+    let toolField = 0;
+    let groupField = 0;
+    return DOCUMENT_FIELDS.map((field) =>
+      fieldTerms(
+        (field.scope === 'tool' ? toolTexts[toolField++] : groupTexts[groupField++]) ?? '',
+      ),
+    );
+  });
+  const count = tools.length;
+  const averages = DOCUMENT_FIELDS.map((_, field) =>
+    Math.max(
+      1,
+      documents.reduce((sum, fields) => sum + fields[field]!.length, 0) / Math.max(1, count),
+    ),
+  );
+  // field-weighted, length-normalized frequencies per tool, added occurrence by occurrence
+  const frequencies = documents.map((fields) => {
+    const frequency = new Map<string, number>();
+    fields.forEach((terms, field) => {
+      const { weight, b } = DOCUMENT_FIELDS[field]!;
+      const increment = weight / (1 - b + (b * terms.length) / averages[field]!);
+      for (const term of terms) frequency.set(term, (frequency.get(term) ?? 0) + increment);
+    });
+    return frequency;
+  });
+  const documentFrequency = (term: string) =>
+    frequencies.filter((frequency) => frequency.has(term)).length;
+  const idf = (term: string) => {
+    const df = documentFrequency(term);
+    return Math.log(1 + (count - df + 0.5) / (df + 0.5));
+  };
+  const unknownIdf = Math.log(1 + (count - 1 + 0.5) / 1.5);
+
+  // keyword phrases, group by group, keyword by keyword: the words, and their joined spelling
+  const phrases: Phrase[] = [];
+  const keywordTokens: { word: string; term: string }[] = [];
+  for (const group of groups) {
+    for (const keyword of group.selection.keywords ?? []) {
+      const tokens = analyzer.analyze(keyword);
+      if (tokens.length === 0) continue;
+      keywordTokens.push(...tokens.map((token) => ({ word: token.word, term: token.term })));
+      const variants = [tokens.map((token) => token.term)];
+      if (tokens.length > 1)
+        variants.push([analyzer.stem(tokens.map((token) => token.word).join(''))]);
+      for (const terms of variants) {
+        const duplicate = phrases.some(
+          (phrase) =>
+            phrase.group === group && phrase.terms.join('\u0000') === terms.join('\u0000'),
+        );
+        if (!duplicate) phrases.push({ group, keyword, terms });
+      }
+    }
+  }
+  const keywordTerms = new Set(phrases.flatMap((phrase) => phrase.terms));
+  const vocabulary = new Set([...documents.flatMap((fields) => fields.flat()), ...keywordTerms]);
+
+  return {
+    vocabulary,
+    indexedTerms: [...new Set(frequencies.flatMap((frequency) => [...frequency.keys()]))].sort(
+      compareStrings,
+    ),
+    keywordTerms,
+    keywordTokens,
+    phrases,
+    score(tool, query) {
+      const frequency = frequencies[tool.index]!;
+      let raw = 0;
+      for (const { term, weight } of query.terms) {
+        const tf = frequency.get(term);
+        if (tf === undefined) continue;
+        raw += weight * ((idf(term) * (BM25_K1 + 1) * tf) / (BM25_K1 + tf));
+      }
+      return raw;
+    },
+    maxScore(query) {
+      let sum = query.unknown * unknownIdf;
+      for (const { term, weight } of query.terms) {
+        sum += (documentFrequency(term) > 0 ? idf(term) : unknownIdf) * weight;
+      }
+      return sum * (BM25_K1 + 1);
+    },
+    has(tool, term) {
+      return frequencies[tool.index]!.has(term);
+    },
+  };
+}

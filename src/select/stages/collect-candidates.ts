@@ -1,0 +1,200 @@
+import { errorMessage } from '../../util/error-message.js';
+import { analyzeTurn } from '../analyze-turn.js';
+import type { GroupMatch } from '../keyword-index.js';
+import { roundScore } from '../round-score.js';
+import {
+  ALWAYS,
+  CONTEXT,
+  type Evidence,
+  FALLBACK,
+  HISTORY,
+  KEYWORD,
+  type Stratum,
+  type Turn,
+} from '../turn.js';
+import { missingContextDrop } from './filter-candidates.js';
+
+/** Weight of history words in the ranking query (the current message weighs 1). */
+export const HISTORY_QUERY_WEIGHT = 0.5;
+
+const NO_MATCHES: readonly string[] = Object.freeze([]);
+
+/**
+ * Stage 1: the candidates of each strategy, in budget priority order. Pinned (`always`)
+ * groups; `context` groups whose check passes (or, without a check, each of their tools whose
+ * `requires_context` keys are set), the others reported as dropped; `keyword` groups the message
+ * matches; groups kept by history (which also adds the history words to the ranking query);
+ * and, when no keyword or history group matched, the relevance fallback.
+ */
+export function collectCandidates(turn: Turn): void {
+  const { candidates } = turn;
+  candidates.add(turn.index.alwaysTools, ALWAYS, { matched: NO_MATCHES, typos: undefined }, NaN);
+  for (const group of turn.index.contextGroups) addContextGroup(turn, group);
+  turn.rankedStart = candidates.count;
+  const matched = new Set<number>();
+  for (const match of turn.index.keywords.matchGroups(turn.analyzed)) {
+    if (turn.index.strategyOfGroup[match.group] !== 'keyword') continue;
+    matched.add(match.group);
+    addRankedGroup(turn, match, KEYWORD);
+  }
+  const kept = turn.settings.history.length > 0 ? addHistory(turn, matched) : 0;
+  turn.rankedEnd = candidates.count;
+  if (matched.size === 0 && kept === 0 && turn.settings.fallback !== undefined) addFallback(turn);
+}
+
+/** A keyword or history group: its tools, and its catalog ranges for scoring. */
+function addRankedGroup(turn: Turn, match: GroupMatch, stratum: Stratum): void {
+  const evidence: Evidence = {
+    matched: match.keywords,
+    typos: match.typos.length > 0 ? match.typos : undefined,
+  };
+  turn.candidates.add(turn.index.toolsOfGroup[match.group]!, stratum, evidence, 0);
+  turn.rankedRanges.push(...turn.index.rangesOfGroup[match.group]!);
+}
+
+function addContextGroup(turn: Turn, group: number): void {
+  const { index, settings } = turn;
+  const definition = index.groups[group]!;
+  const checkName = definition.selection.context_check;
+  const tools = index.toolsOfGroup[group]!;
+  if (checkName === undefined) {
+    // each tool whose own keys are set is in; the others are dropped, naming the keys
+    for (const tool of tools) {
+      const keys = index.keyLists[index.keyListOfTool[tool]!]!;
+      if (keys.every((key) => index.hasContextKey(settings.context, key))) {
+        turn.candidates.add([tool], CONTEXT, { matched: keys, typos: undefined }, NaN);
+      } else {
+        turn.dropped.push(missingContextDrop(turn, tool));
+      }
+    }
+    return;
+  }
+  const notMet = (reason: string) => {
+    for (const tool of tools) {
+      turn.dropped.push({
+        name: index.toolNames[tool]!,
+        group: index.toolGroups[tool]!,
+        code: 'CONTEXT_NOT_MET',
+        reason,
+      });
+    }
+  };
+  const check = index.contextChecks.get(checkName);
+  if (check === undefined) {
+    turn.warnings.push({
+      code: 'UNKNOWN_CONTEXT_CHECK',
+      message: `group "${definition.group}" names context_check "${checkName}", which is not registered; pass it in loadRegistry({ contextChecks: { ${checkName}: (context, message) => ... } }). The group is left out`,
+    });
+    notMet(`its group's context_check "${checkName}" is not registered (see the warnings)`);
+    return;
+  }
+  let applies: boolean;
+  try {
+    applies = check(settings.context, turn.message) === true;
+  } catch (error) {
+    turn.warnings.push({
+      code: 'CONTEXT_CHECK_FAILED',
+      message: `context_check "${checkName}" of group "${definition.group}" threw (${errorMessage(error)}); the group is left out of this turn`,
+    });
+    notMet(`its group's context_check "${checkName}" threw (see the warnings)`);
+    return;
+  }
+  if (applies) turn.candidates.add(tools, CONTEXT, { matched: [checkName], typos: undefined }, NaN);
+  else notMet(`its group's context_check "${checkName}" returned false for this turn's context`);
+}
+
+/**
+ * Groups kept by the latest history entries (newest first): `keyword` groups that a history
+ * message matches or that own a called tool, unless the message itself matched them. Each
+ * history message's words join the ranking query at `HISTORY_QUERY_WEIGHT` (words no tool
+ * contains are ignored). Returns how many groups history kept.
+ */
+function addHistory(turn: Turn, matchedByMessage: ReadonlySet<number>): number {
+  const { index, settings, query } = turn;
+  const matches = new Map<number, GroupMatch>();
+  const record = (group: number, matched: string, typoWord: string | undefined) => {
+    let match = matches.get(group);
+    if (match === undefined) {
+      match = { group, keywords: [], typos: [] };
+      matches.set(group, match);
+    }
+    if (!match.keywords.includes(matched)) {
+      match.keywords.push(matched);
+      if (typoWord !== undefined) match.typos.push({ keyword: matched, word: typoWord });
+    } else if (typoWord === undefined) {
+      match.typos = match.typos.filter((typo) => typo.keyword !== matched);
+    }
+  };
+  for (let position = settings.history.length - 1; position >= 0; position--) {
+    const entry = settings.history[position]!;
+    if (typeof entry === 'object' && 'tool' in entry && typeof entry.tool === 'string') {
+      const tool = index.toolPosition(entry.tool);
+      if (tool === undefined) {
+        turn.warnings.push({
+          code: 'UNKNOWN_HISTORY_TOOL',
+          message: `history names tool "${entry.tool}", which is not in the registry; it is ignored`,
+          tool: entry.tool,
+        });
+        continue;
+      }
+      const group = index.groupOfTool[tool]!;
+      if (group >= 0) record(group, entry.tool, undefined);
+      continue;
+    }
+    const text = typeof entry === 'string' ? entry : (entry as { message: string }).message;
+    const analyzed = analyzeTurn(text, index.words());
+    if (settings.typoTolerance) {
+      index.keywords.addTypoAlternatives(analyzed, (word) => index.analyzer.stem(word));
+    }
+    for (const match of index.keywords.matchGroups(analyzed)) {
+      for (const keyword of match.keywords) {
+        record(match.group, keyword, match.typos.find((typo) => typo.keyword === keyword)?.word);
+      }
+    }
+    analyzed.queryIds.forEach((id, slot) => {
+      if (query.ids.includes(id)) return;
+      query.ids.push(id);
+      query.weights.push(HISTORY_QUERY_WEIGHT);
+      query.words.push(analyzed.queryWords[slot]!);
+    });
+  }
+  let kept = 0;
+  for (const [group, match] of [...matches].sort((a, b) => a[0] - b[0])) {
+    if (index.strategyOfGroup[group] !== 'keyword' || matchedByMessage.has(group)) continue;
+    kept++;
+    addRankedGroup(turn, match, HISTORY);
+  }
+  return kept;
+}
+
+/**
+ * The `k` tools of `keyword` groups most relevant to the query with a score of at least
+ * `minScore` (ties in catalog order); abstains with a warning when none reaches it.
+ */
+function addFallback(turn: Turn): void {
+  const { index, query } = turn;
+  const fallback = turn.settings.fallback!;
+  const relevance = index.relevance();
+  const maxScore = relevance.maxScore(query);
+  const results = relevance.search(
+    query,
+    fallback.k,
+    (doc) => index.strategyOfGroup[index.groupOfTool[doc]!] === 'keyword',
+  );
+  let best = 0;
+  let added = 0;
+  for (const { doc, raw } of results) {
+    const score = roundScore(raw / maxScore);
+    best = Math.max(best, score);
+    if (score < fallback.minScore) continue;
+    const matched = query.words.filter((_, slot) => relevance.hasTerm(doc, query.ids[slot]!));
+    turn.candidates.add([doc], FALLBACK, { matched, typos: undefined }, raw);
+    added++;
+  }
+  if (added === 0) {
+    turn.warnings.push({
+      code: 'FALLBACK_ABSTAINED',
+      message: `no keyword group matched and no tool reached the fallback's minimum relevance ${fallback.minScore} (best ${best}), so no fallback tools are offered`,
+    });
+  }
+}

@@ -1,0 +1,110 @@
+import type { Warning } from '../format/types.js';
+import type { AnalyzedTurn } from './analyze-turn.js';
+import type { ResolvedSelectOptions } from './resolve-select-options.js';
+import type { SelectionIndex } from './selection-index.js';
+import type { DroppedTool, SelectionStrategyName, TypoMatch } from './types.js';
+
+/**
+ * Budget priority of a candidate, lowest first: pinned (`always`) tools, then `context` tools,
+ * then tools of groups the message matched (`keyword`), then groups kept by history, then the
+ * relevance fallback.
+ */
+export const ALWAYS = 0;
+export const CONTEXT = 1;
+export const KEYWORD = 2;
+export const HISTORY = 3;
+export const FALLBACK = 4;
+/** One of the strata above. */
+export type Stratum =
+  | typeof ALWAYS
+  | typeof CONTEXT
+  | typeof KEYWORD
+  | typeof HISTORY
+  | typeof FALLBACK;
+
+/** The strategy a selected tool of each stratum reports. */
+export const STRATEGY_OF_STRATUM: readonly SelectionStrategyName[] = [
+  'always',
+  'context',
+  'keyword',
+  'history',
+  'fallback',
+];
+
+/** What brought a candidate in; one object shared by the tools of a group. */
+export interface Evidence {
+  /** Keywords, context keys, a check name, called tools or query words (see SelectionReason). */
+  matched: readonly string[];
+  /** Keywords matched only through typo tolerance. */
+  typos: readonly TypoMatch[] | undefined;
+}
+
+/**
+ * The candidate tools of a turn, as parallel arrays indexed by slot (no object per candidate:
+ * a large catalog's turn has a hundred or more). Stages pass slots around.
+ */
+export class Candidates {
+  /** Catalog position of each candidate. */
+  readonly tools: number[] = [];
+  readonly strata: Stratum[] = [];
+  /** What brought it in; one object shared by the candidates of a group. */
+  readonly evidence: Evidence[] = [];
+  /** Raw relevance to the turn (BM25F); NaN in the strata that are not ranked. */
+  readonly raw: number[] = [];
+
+  get count(): number {
+    return this.tools.length;
+  }
+
+  /** Adds `tools` with one stratum, evidence and raw score. */
+  add(tools: readonly number[], stratum: Stratum, evidence: Evidence, raw: number): void {
+    for (const tool of tools) {
+      this.tools.push(tool);
+      this.strata.push(stratum);
+      this.evidence.push(evidence);
+      this.raw.push(raw);
+    }
+  }
+
+  /** Higher raw score first, then catalog order: the order within ranked strata. */
+  compare(a: number, b: number): number {
+    return this.raw[b]! - this.raw[a]! || this.tools[a]! - this.tools[b]!;
+  }
+}
+
+/** The ranking query of a turn, built by the collect stage (history extends it). */
+export interface TurnQuery {
+  ids: number[];
+  weights: number[];
+  /** The word each term came from, for `matched` of fallback tools. */
+  words: string[];
+  /** Message words whose terms no tool or keyword contains (they count in the max score). */
+  unknown: number;
+}
+
+/**
+ * Everything one `select` call works on, made fresh for the call and dropped after it: the
+ * stages read and extend it in order (collect → score → filter → order → budget → build).
+ *
+ * Invariants the stages keep:
+ * - `candidates` are in stratum order, and a tool appears at most once (a tool belongs to one
+ *   group, and a group enters through one strategy);
+ * - within a stratum, each group's tools are consecutive slots, in catalog order, sharing one
+ *   evidence object;
+ * - the keyword and history candidates are the slots `rankedStart..rankedEnd`, and
+ *   `rankedRanges` are exactly their catalog ranges.
+ */
+export interface Turn {
+  readonly index: SelectionIndex;
+  readonly message: string;
+  readonly settings: ResolvedSelectOptions;
+  readonly analyzed: AnalyzedTurn;
+  readonly query: TurnQuery;
+  readonly candidates: Candidates;
+  readonly rankedRanges: number[];
+  /** The slots of the keyword and history candidates: `rankedStart <= slot < rankedEnd`. */
+  rankedStart: number;
+  rankedEnd: number;
+  readonly dropped: DroppedTool[];
+  readonly warnings: Warning[];
+}

@@ -1,0 +1,160 @@
+import { resolve } from 'node:path';
+import { type ExecutionLimitsInput, resolveExecutionLimits } from '../execute/execution-limits.js';
+import { DEFAULT_LOAD_LIMITS, type LoadLimits, resolveLoadLimits } from '../format/limits.js';
+import type { FallbackExecute, FallbackTool } from '../registry/fallback-tools.js';
+import type { ContextCheck } from '../select/types.js';
+import {
+  resolveTextAnalyzer,
+  type TextAnalyzer,
+  type TextAnalyzerOptions,
+} from '../text/text-analyzer.js';
+import {
+  isArray,
+  isBoolean,
+  isFunction,
+  isObject,
+  isRecordOf,
+  isString,
+  isStringList,
+  type OptionCheck,
+  type OptionSpec,
+  toStringList,
+} from '../util/check-options.js';
+import type { RegistrySettings } from './registry.js';
+
+/** The `loadRegistry` / `createRegistry` options that configure `execute`. */
+export interface ExecutionOptions {
+  /**
+   * Values handed to every handler in `options.services`; a service also satisfies a
+   * `requires_context` key the call context lacks (e.g. a `calendar_manager` instance).
+   */
+  services?: Readonly<Record<string, unknown>>;
+  /** Where the bundled handlers keep their stores (relative to cwd). Default `.toolcap/data`. */
+  dataDir?: string;
+  /** Timeouts and size limits; see `DEFAULT_EXECUTION_LIMITS`. */
+  executionLimits?: ExecutionLimitsInput;
+}
+
+/** Options of `createRegistry`: everything that does not involve reading files. */
+export interface CreateRegistryOptions extends ExecutionOptions {
+  /** Base for relative paths. Default `process.cwd()`. */
+  cwd?: string;
+  /** Version ranges per group (`{ calendar: "^1.0.0" }`); default: the highest version wins. */
+  pins?: Readonly<Record<string, string>>;
+  /** Predicates that `context` groups name in `selection.context_check`, by name. */
+  contextChecks?: Readonly<Record<string, ContextCheck>>;
+  /** Code-defined tools still being migrated; JSON definitions win on a name collision. */
+  fallbackTools?: readonly FallbackTool[];
+  /** Size limits; see `DEFAULT_LOAD_LIMITS`. */
+  limits?: Partial<LoadLimits>;
+  /**
+   * Directories holding `<executor>.js` (or `.mjs`, `.cjs`, `.ts`) handler modules, relative to
+   * `cwd`; a single string is one directory. Default `["handlers"]`.
+   */
+  handlers?: string | readonly string[];
+  /**
+   * Tokenizer, stemmer and stopwords for keyword matching and ranking: an analyzer or options
+   * for `createTextAnalyzer`. Default: Unicode folding, symbol-aware words, English Porter.
+   */
+  analyzer?: TextAnalyzer | TextAnalyzerOptions;
+}
+
+/** Options of `loadRegistry`. */
+export interface LoadRegistryOptions extends CreateRegistryOptions {
+  /**
+   * Directories searched (recursively) for `*_tools.json`, or single `*_tools.json` files, in
+   * order, relative to `cwd`; a single string is one directory. Default `["schemas"]`.
+   */
+  dirs?: string | readonly string[];
+  /** Throw a `RegistryLoadError` when any error diagnostic is found. Default false. */
+  strict?: boolean;
+  /**
+   * Validate each tool's `examples` against its `input_schema`. This compiles those schemas, so
+   * it is off by default (loading never compiles); `toolcap validate` turns it on.
+   */
+  checkExamples?: boolean;
+  /** Directories of external `--schema` executables to discover and register. */
+  toolsDirs?: string | readonly string[];
+  /** Group name for the discovered external tools. Default `external`. */
+  externalGroup?: string;
+}
+
+const isLimits: OptionCheck = (value) => {
+  const shape = `an object of non-negative integers with keys among ${Object.keys(DEFAULT_LOAD_LIMITS).join(', ')}`;
+  if (isObject(value) !== undefined) return shape;
+  return Object.entries(value as object).every(
+    ([key, limit]) =>
+      Object.hasOwn(DEFAULT_LOAD_LIMITS, key) &&
+      (limit === undefined || (Number.isInteger(limit) && limit >= 0)),
+  )
+    ? undefined
+    : shape;
+};
+
+const isExecutionLimits: OptionCheck = (value) => {
+  const shape =
+    'an object such as { timeoutsMs: { fast: 5000 }, maxInputBytes: 1048576 } of positive numbers';
+  if (isObject(value) !== undefined) return shape;
+  const positive = (number: unknown) =>
+    number === undefined || (typeof number === 'number' && number > 0);
+  for (const [key, limit] of Object.entries(value as object)) {
+    if (key === 'timeoutsMs') {
+      if (isObject(limit) !== undefined) return shape;
+      if (!Object.values(limit as object).every(positive)) return shape;
+    } else if (!positive(limit)) {
+      return shape;
+    }
+  }
+  return undefined;
+};
+
+const isAnalyzer: OptionCheck = (value) =>
+  isObject(value) === undefined
+    ? undefined
+    : 'a TextAnalyzer or createTextAnalyzer options ({ tokenizer?, stemmer?, stopwords? })';
+
+/** The checks of `createRegistry`'s options. */
+export const CREATE_REGISTRY_OPTIONS: OptionSpec = {
+  cwd: isString,
+  pins: isRecordOf(isString, 'an object of semver ranges by group, such as { calendar: "^1.0.0" }'),
+  contextChecks: isRecordOf(
+    isFunction,
+    'an object of predicates by name, such as { has_project: (context, message) => ... }',
+  ),
+  fallbackTools: isArray,
+  limits: isLimits,
+  handlers: isStringList,
+  analyzer: isAnalyzer,
+  services: isObject,
+  dataDir: isString,
+  executionLimits: isExecutionLimits,
+};
+
+/** The checks of `loadRegistry`'s options. */
+export const LOAD_REGISTRY_OPTIONS: OptionSpec = {
+  ...CREATE_REGISTRY_OPTIONS,
+  dirs: isStringList,
+  strict: isBoolean,
+  checkExamples: isBoolean,
+  toolsDirs: isStringList,
+  externalGroup: isString,
+};
+
+/** The settings a registry built with `options` carries (fallback implementations come later). */
+export function resolveRegistrySettings(
+  options: CreateRegistryOptions,
+  cwd: string,
+  fallbackImplementations: ReadonlyMap<string, FallbackExecute>,
+): RegistrySettings {
+  const handlers = options.handlers === undefined ? ['handlers'] : toStringList(options.handlers);
+  return {
+    limits: resolveLoadLimits(options.limits),
+    contextChecks: new Map(Object.entries(options.contextChecks ?? {})),
+    handlerDirs: handlers.map((dir) => resolve(cwd, dir)),
+    fallbackImplementations,
+    services: new Map(Object.entries(options.services ?? {})),
+    dataDir: resolve(cwd, options.dataDir ?? '.toolcap/data'),
+    executionLimits: resolveExecutionLimits(options.executionLimits),
+    ...(options.analyzer !== undefined ? { analyzer: resolveTextAnalyzer(options.analyzer) } : {}),
+  };
+}

@@ -1,0 +1,106 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
+import { runCli } from '../helpers/run-cli.js';
+import { createTempDir, makeGroup } from '../helpers/temp-files.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const MISSING =
+  'toolcap: schema directory nowhere does not exist; check the path (--schemas PATH; default ./schemas)\n';
+
+describe('a schema directory that does not exist', () => {
+  it('is a SCHEMAS_DIR_NOT_FOUND error from loadRegistry, in terms of its options', async () => {
+    const dir = createTempDir();
+    const registry = await loadRegistry({ dirs: ['nowhere'], cwd: dir });
+    expect(registry.diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: 'SCHEMAS_DIR_NOT_FOUND',
+        file: 'nowhere',
+        pointer: '',
+        message: 'schema directory nowhere does not exist; check the path',
+      },
+    ]);
+  });
+
+  it('fails toolcap validate with the flag named', async () => {
+    const dir = createTempDir();
+    const result = await runCli(['validate', '--schemas', 'nowhere'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')[0]).toBe(
+      'nowhere: error SCHEMAS_DIR_NOT_FOUND schema directory nowhere does not exist; check the path (--schemas PATH; default ./schemas)',
+    );
+  });
+
+  it.each([
+    [['list']],
+    [['search', 'task']],
+    [['select', 'add a task']],
+    [['translate', '--provider', 'openai']],
+    [['run', 'add_task', '--input', '{"title": "x"}']],
+    [['migrate', 'status', '--fallback', 'fallback.mjs']],
+    [['mcp']],
+  ])('fails toolcap %j (exit 1) instead of serving nothing', async (args) => {
+    const dir = createTempDir({ 'fallback.mjs': 'export default [];\n' });
+    const result = await runCli([...args, '--schemas', 'nowhere'], { cwd: dir });
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(MISSING);
+    expect(result.code).toBe(1);
+  });
+
+  it('fails when the default ./schemas is missing too', async () => {
+    const dir = createTempDir();
+    const result = await runCli(['list'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'toolcap: schema directory schemas does not exist; check the path (--schemas PATH; default ./schemas)\n',
+    );
+  });
+
+  it('is no error for run with --tools-dir and no --schemas', async () => {
+    const dir = createTempDir();
+    const result = await runCli(
+      [
+        'run',
+        '--tools-dir',
+        join(ROOT, 'test/fixtures/external-tools'),
+        'word_count',
+        '--input',
+        '{"text": "a b"}',
+      ],
+      { cwd: dir },
+    );
+    expect(result.code).toBe(0);
+    expect(result.json()).toEqual({ ok: true, output: { words: 2 } });
+    expect(result.stderr).not.toContain('SCHEMAS_DIR_NOT_FOUND');
+  });
+});
+
+describe('a schema directory without group files', () => {
+  it('fails toolcap validate (exit 1): nothing was checked', async () => {
+    const dir = createTempDir({ 'schemas/readme.txt': 'no groups here' });
+    const result = await runCli(['validate'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      'schemas: warning NO_GROUP_FILES no *_tools.json files in schemas; group files must be named <group>_tools.json\n0 group(s), 0 tool(s): 0 error(s), 1 warning(s)\n',
+    );
+    expect(result.stderr).toBe(
+      'toolcap: no group file was found, so nothing was checked; group files are named <group>_tools.json (--schemas PATH; default ./schemas)\n',
+    );
+    const json = await runCli(['validate', '--json'], { cwd: dir });
+    expect(json.code).toBe(1);
+    expect(json.json()).toMatchObject({ groups: [], diagnostics: [{ code: 'NO_GROUP_FILES' }] });
+  });
+
+  it('still passes when one of several directories has group files', async () => {
+    const dir = createTempDir({
+      'schemas/one_tools.json': makeGroup('one'),
+      'empty/readme.txt': '',
+    });
+    const result = await runCli(['validate', '--schemas', 'schemas', '--schemas', 'empty'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('warning NO_GROUP_FILES');
+  });
+});

@@ -1,0 +1,166 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+describe('usage errors', () => {
+  it('print the one-line error and where the help is, not the whole help', async () => {
+    const result = await runCli(['validate', '--jsn']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'toolcap: unknown option --jsn for "toolcap validate"; did you mean --json?\nRun "toolcap help validate" for its options.\n',
+    );
+  });
+
+  it('--pin without =RANGE shows a pin example', async () => {
+    const result = await runCli(['list', '--pin', 'calendar'], { cwd: ROOT });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'toolcap: --pin expects GROUP=RANGE (e.g. --pin calendar=^1.2.0), got "calendar"\nRun "toolcap help list" for its options.\n',
+    );
+  });
+
+  it('--context without =VALUE keeps its own example', async () => {
+    const result = await runCli(['select', '--context', 'user_id', 'hi'], { cwd: ROOT });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^toolcap: --context expects KEY=VALUE \(e\.g\. --context user_id=u1\), got "user_id"\n/,
+    );
+  });
+
+  it('toolcap help nope is an unknown command, as toolcap nope is', async () => {
+    const help = await runCli(['help', 'nope']);
+    const bare = await runCli(['nope']);
+    expect(help.code).toBe(2);
+    expect(help.stdout).toBe('');
+    expect(help.stderr).toBe(bare.stderr);
+    expect(help.stderr).toBe('toolcap: unknown command "nope". Run "toolcap help" for the list.\n');
+    const typo = await runCli(['help', 'valdate']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/Did you mean "toolcap validate"\?/);
+  });
+
+  it('translate --tools "" and search "" are usage errors', async () => {
+    const tools = await runCli(['translate', '--provider', 'openai', '--tools', ''], { cwd: ROOT });
+    expect(tools.code).toBe(2);
+    expect(tools.stdout).toBe('');
+    expect(tools.stderr).toMatch(
+      /^toolcap: --tools names no tool; give tool names separated by commas \(e\.g\. --tools add_task,list_tasks\), or leave --tools out for every tool\n/,
+    );
+    const spaces = await runCli(['translate', '--provider', 'openai', '--tools', ' , '], {
+      cwd: ROOT,
+    });
+    expect(spaces.code).toBe(2);
+    const search = await runCli(['search', '  '], { cwd: ROOT });
+    expect(search.code).toBe(2);
+    expect(search.stdout).toBe('');
+    expect(search.stderr).toMatch(
+      /^toolcap: QUERY is empty; give the words to look for, e.g\. toolcap search "create a task"\n/,
+    );
+  });
+});
+
+describe('--provider', () => {
+  it('accepts gemini as another name for google in translate and select', async () => {
+    const gemini = await runCli(['translate', '--provider', 'gemini', '--tools', 'add_task'], {
+      cwd: ROOT,
+    });
+    const google = await runCli(['translate', '--provider', 'google', '--tools', 'add_task'], {
+      cwd: ROOT,
+    });
+    expect(gemini.code).toBe(0);
+    expect(gemini.stdout).toBe(google.stdout);
+    const select = await runCli(['select', '--provider', 'gemini', '--json', 'add a task'], {
+      cwd: ROOT,
+    });
+    expect(select.code).toBe(0);
+    const help = await runCli(['help', 'translate']);
+    expect(help.stdout).toMatch(/gemini \(the same as google\)/);
+  });
+
+  it('accepts --from gemini in toolcap import', async () => {
+    const dir = createTempDir({
+      'gemini.json': [
+        { functionDeclarations: [{ name: 'find_places', description: 'Find places.' }] },
+      ],
+    });
+    const result = await runCli(
+      ['import', '--from', 'gemini', 'gemini.json', '--group', 'places'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const help = await runCli(['help', 'import']);
+    expect(help.stdout).toMatch(/gemini \(the same as google\)/);
+  });
+
+  it('suggests the closest provider for an unknown one', async () => {
+    const result = await runCli(['translate', '--provider', 'antropic'], { cwd: ROOT });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^toolcap: unknown provider "antropic"; did you mean "anthropic"\?/,
+    );
+  });
+});
+
+describe('--schemas FILE', () => {
+  it('loads just that group file', async () => {
+    const dir = createTempDir({
+      'schemas/one_tools.json': makeGroup('one', { tools: [makeTool({ name: 'one_tool' })] }),
+      'schemas/two_tools.json': makeGroup('two', { tools: [makeTool({ name: 'two_tool' })] }),
+    });
+    const result = await runCli(['list', '--schemas', 'schemas/one_tools.json', '--json'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(0);
+    expect((result.json() as { tools: { name: string }[] }).tools.map((tool) => tool.name)).toEqual(
+      ['one_tool'],
+    );
+    const validate = await runCli(['validate', '--schemas', 'schemas/two_tools.json'], {
+      cwd: dir,
+    });
+    expect(validate.stdout).toBe('1 group(s), 1 tool(s): 0 error(s), 0 warning(s)\n');
+  });
+
+  it('says what a group file is called when the file is not one', async () => {
+    const dir = createTempDir({ 'tools.json': makeGroup('one') });
+    const result = await runCli(['validate', '--schemas', 'tools.json'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /^tools\.json: error SCHEMAS_DIR_NOT_FOUND tools\.json is a file, not a directory of group files, and its name does not end in _tools\.json; give the directory that holds the group files, or a file named <group>_tools\.json/,
+    );
+  });
+});
+
+describe('toolcap migrate status', () => {
+  it('accepts --handlers and --context-checks like every loading command', async () => {
+    const dir = createTempDir({
+      'schemas/one_tools.json': makeGroup('one', { tools: [makeTool({ name: 'one_tool' })] }),
+      'fallback.mjs': 'export default [{ name: "one_tool", description: "d", params: [] }];\n',
+      'checks.mjs': 'export function always() { return true; }\n',
+      'handlers/things.mjs': 'export function one_tool() { return {}; }\n',
+    });
+    const result = await runCli(
+      [
+        'migrate',
+        'status',
+        '--fallback',
+        'fallback.mjs',
+        '--handlers',
+        'handlers',
+        '--context-checks',
+        'checks.mjs',
+        '--json',
+      ],
+      { cwd: dir },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.json()).toMatchObject({ both: ['one_tool'] });
+  });
+});

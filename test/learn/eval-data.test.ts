@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseTranscriptLine } from '../../src/migrate/parse-transcript-line.js';
+
+const EVAL = join(import.meta.dirname, '../../eval');
+
+describe('the eval data for toolcap learn', () => {
+  it('the ToolE transcripts parse cleanly and hold train queries only', async () => {
+    const { isTestQuery } = (await import(join(EVAL, 'prepare-data.mjs'))) as {
+      isTestQuery: (query: string) => boolean;
+    };
+    const lines = readFileSync(join(EVAL, 'data/transcripts/toole-train.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(lines.length).toBeGreaterThan(1900);
+    const perTool = new Map<string, number>();
+    for (const line of lines) {
+      const parsed = parseTranscriptLine(line, 'openai');
+      if (!parsed.ok) throw new Error(parsed.problem);
+      expect(parsed.calls).toHaveLength(1);
+      const [call] = parsed.calls;
+      expect(isTestQuery(call!.message), call!.message).toBe(false);
+      perTool.set(call!.tool, (perTool.get(call!.tool) ?? 0) + 1);
+    }
+    expect(perTool.size).toBe(199);
+    expect(Math.max(...perTool.values())).toBe(10);
+  });
+
+  it('every LiveMCPBench task names 2-6 distinct tools that exist', () => {
+    const servers = JSON.parse(
+      readFileSync(join(EVAL, 'data/livemcpbench/tools.json'), 'utf8'),
+    ) as { tools?: Record<string, { tools?: { name: string }[] }> }[];
+    const known = new Set(
+      servers.flatMap((server) =>
+        Object.entries(server.tools ?? {}).flatMap(([key, entry]) =>
+          (entry.tools ?? []).map((tool) => `${key}/${tool.name}`),
+        ),
+      ),
+    );
+    const tasks = JSON.parse(readFileSync(join(EVAL, 'data/livemcpbench/tasks.json'), 'utf8')) as {
+      id: string;
+      message: string;
+      tools: string[];
+    }[];
+    expect(tasks.length).toBeGreaterThanOrEqual(60);
+    expect(tasks.length).toBeLessThanOrEqual(100);
+    expect(new Set(tasks.map((task) => task.id)).size).toBe(tasks.length);
+    for (const task of tasks) {
+      expect(task.tools.length, task.id).toBeGreaterThanOrEqual(2);
+      expect(task.tools.length, task.id).toBeLessThanOrEqual(6);
+      expect(new Set(task.tools).size, task.id).toBe(task.tools.length);
+      for (const tool of task.tools) expect(known.has(tool), `${task.id} ${tool}`).toBe(true);
+    }
+  });
+});

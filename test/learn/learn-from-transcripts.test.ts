@@ -1,0 +1,478 @@
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { learnFromTranscripts } from '../../src/migrate/learn-from-transcripts.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
+import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** A calendar group (2-space JSON) and a notes group; `extra` adds or replaces files. */
+function project(extra: Record<string, unknown> = {}): string {
+  return createTempDir({
+    'schemas/calendar_tools.json': json(
+      makeGroup('calendar', {
+        version: '1.2.0',
+        tools: [
+          makeTool({ name: 'create_event', description: 'Create a calendar event.' }),
+          makeTool({
+            name: 'get_agenda',
+            description: 'List the events of a day.',
+            example_requests: ["what's on my calendar today"],
+          }),
+        ],
+      }),
+    ),
+    'schemas/notes_tools.json': json(
+      makeGroup('notes', { tools: [makeTool({ name: 'write_note' })] }),
+    ),
+    ...extra,
+  });
+}
+
+const openAILine = (user: string, ...tools: string[]) =>
+  JSON.stringify({
+    messages: [
+      { role: 'user', content: user },
+      {
+        role: 'assistant',
+        tool_calls: tools.map((name, index) => ({
+          id: `c${index}`,
+          type: 'function',
+          function: { name, arguments: '{}' },
+        })),
+      },
+      ...tools.map((_, index) => ({ role: 'tool', tool_call_id: `c${index}`, content: 'ok' })),
+      { role: 'assistant', content: 'Done.' },
+    ],
+  });
+
+function readGroup(dir: string, group: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(dir, `schemas/${group}_tools.json`), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+}
+
+function exampleRequests(dir: string, group: string, index: number): unknown {
+  return (readGroup(dir, group).tools as Record<string, unknown>[])[index]?.example_requests;
+}
+
+describe('learnFromTranscripts', () => {
+  it('adds the user messages to the called tools, bumps the patch version, and reports', async () => {
+    const dir = project({
+      'chats.jsonl': [
+        openAILine('Set up a meeting with Dana on Friday at 3', 'create_event'),
+        openAILine('what is on my calendar today', 'get_agenda'),
+        openAILine(
+          'block two hours tomorrow for deep work, then show my day',
+          'create_event',
+          'get_agenda',
+        ),
+        openAILine('email the summary to me', 'send_email'),
+        '',
+      ].join('\n'),
+    });
+    const report = await learnFromTranscripts({ from: 'openai', file: 'chats.jsonl', cwd: dir });
+    expect(report).toEqual({
+      format: 'openai',
+      file: 'chats.jsonl',
+      dry_run: false,
+      redacted: true,
+      max_per_tool: 20,
+      lines: 4,
+      records: 4,
+      calls: 5,
+      groups: [
+        {
+          group: 'calendar',
+          file: join('schemas', 'calendar_tools.json'),
+          old_version: '1.2.0',
+          new_version: '1.2.1',
+          changed: true,
+          written: true,
+          tools: [
+            {
+              tool: 'create_event',
+              calls: 2,
+              added: [
+                'Set up a meeting with Dana on Friday at 3',
+                'block two hours tomorrow for deep work, then show my day',
+              ],
+              total: 2,
+            },
+            {
+              tool: 'get_agenda',
+              calls: 2,
+              added: ['block two hours tomorrow for deep work, then show my day'],
+              total: 2,
+            },
+          ],
+        },
+      ],
+      unknown_tools: [{ tool: 'send_email', calls: 1 }],
+      // "what is on my calendar today" is a near-duplicate of the existing "what's on ..."
+      skipped: { no_user_message: 0, empty: 0, duplicate: 0, near_duplicate: 1, over_cap: 0 },
+      truncated: 0,
+      problems: [],
+      problem_count: 0,
+      diagnostics: [],
+    });
+    const calendar = readGroup(dir, 'calendar');
+    expect(calendar.version).toBe('1.2.1');
+    expect(exampleRequests(dir, 'calendar', 1)).toEqual([
+      "what's on my calendar today",
+      'block two hours tomorrow for deep work, then show my day',
+    ]);
+    // the result loads cleanly and the registry carries the requests
+    const registry = await loadRegistry({ dirs: ['schemas'], cwd: dir });
+    expect(registry.diagnostics).toEqual([]);
+    expect(registry.get('create_event')?.example_requests).toHaveLength(2);
+    // notes was not called: untouched, and no temporary files are left behind
+    expect(readGroup(dir, 'notes').version).toBe('1.0.0');
+    expect(readdirSync(join(dir, 'schemas')).sort()).toEqual([
+      'calendar_tools.json',
+      'notes_tools.json',
+    ]);
+  });
+
+  it('edits only the changed arrays and the version, keeping the rest of the text', async () => {
+    const original = [
+      '{',
+      '    "group": "notes",',
+      '    "version": "0.3.9",',
+      '    "description": "Notes.",   "selection": {"strategy": "always"},',
+      '    "tools": [',
+      '        {"name": "write_note", "description": "Write a note.", "category": "creation",',
+      '         "input_schema": {"type": "object", "properties": {}},',
+      '         "metadata": {"executor": "notes"}}',
+      '    ],',
+      '    "x-owner": "docs team"',
+      '}',
+      '',
+    ].join('\n');
+    const dir = createTempDir({
+      'schemas/notes_tools.json': original,
+      'pairs.jsonl': `${JSON.stringify({ message: 'jot down: buy milk', tool: 'write_note' })}\n`,
+    });
+    await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
+    expect(readFileSync(join(dir, 'schemas/notes_tools.json'), 'utf8')).toBe(
+      [
+        '{',
+        '    "group": "notes",',
+        '    "version": "0.3.10",',
+        '    "description": "Notes.",   "selection": {"strategy": "always"},',
+        '    "tools": [',
+        '        {"name": "write_note", "description": "Write a note.", "category": "creation",',
+        '         "input_schema": {"type": "object", "properties": {}},',
+        '         "metadata": {"executor": "notes"},',
+        '         "example_requests": [',
+        '             "jot down: buy milk"',
+        '         ]}',
+        '    ],',
+        '    "x-owner": "docs team"',
+        '}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps tabs, CRLF line endings and a byte order mark', async () => {
+    const text = `\uFEFF${JSON.stringify(makeGroup('notes', { tools: [makeTool({ name: 'write_note' })] }), null, '\t').replace(/\n/g, '\r\n')}\r\n`;
+    const dir = createTempDir({
+      'schemas/notes_tools.json': text,
+      'pairs.jsonl': `${JSON.stringify({ message: 'note this', tool: 'write_note' })}\n`,
+    });
+    await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
+    const written = readFileSync(join(dir, 'schemas/notes_tools.json'), 'utf8');
+    expect(written.startsWith('\uFEFF{\r\n\t"group"')).toBe(true);
+    expect(written).toContain('\r\n\t\t\t"example_requests": [\r\n\t\t\t\t"note this"\r\n\t\t\t]');
+    expect(written.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(written).not.toMatch(/^ +"/m);
+  });
+
+  it('a dry run reports the same but writes nothing', async () => {
+    const dir = project({ 'chats.jsonl': openAILine('plan a sync with the team', 'create_event') });
+    const before = readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8');
+    const report = await learnFromTranscripts({
+      from: 'openai',
+      file: 'chats.jsonl',
+      cwd: dir,
+      dryRun: true,
+    });
+    expect(report.dry_run).toBe(true);
+    expect(report.groups[0]).toMatchObject({
+      new_version: '1.2.1',
+      changed: true,
+      written: false,
+      tools: [{ tool: 'create_event', added: ['plan a sync with the team'] }],
+    });
+    expect(readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8')).toBe(before);
+  });
+
+  it('reports malformed lines by number and still learns from the others', async () => {
+    const dir = project({
+      'chats.jsonl': [
+        openAILine('add a dentist appointment on May 3', 'create_event'),
+        '{"messages": [',
+        '42',
+        JSON.stringify({ messages: [{ role: 'bot', content: 'x' }] }),
+        '   ',
+        openAILine('show me next week', 'get_agenda'),
+      ].join('\r\n'),
+    });
+    const report = await learnFromTranscripts({ from: 'openai', file: 'chats.jsonl', cwd: dir });
+    expect(report.problems.map((problem) => problem.line)).toEqual([2, 3, 4]);
+    expect(report.problems[0]!.message).toMatch(/^not valid JSON \(/);
+    expect(report.problems[1]!.message).toBe(
+      'expected a JSON object {"messages": [...]}, got a number',
+    );
+    expect(report.problems[2]!.message).toMatch(/^messages\[0\] has unknown role "bot"/);
+    expect(report).toMatchObject({ lines: 5, records: 2, calls: 2, problem_count: 3 });
+    expect(exampleRequests(dir, 'calendar', 0)).toEqual(['add a dentist appointment on May 3']);
+  });
+
+  it('keeps at most 100 problems but counts them all', async () => {
+    const dir = project({ 'bad.jsonl': 'nope\n'.repeat(150) });
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'bad.jsonl', cwd: dir });
+    expect(report.problems).toHaveLength(100);
+    expect(report.problems[99]!.line).toBe(100);
+    expect(report.problem_count).toBe(150);
+    expect(report.groups).toEqual([]);
+  });
+
+  it('redacts by default and keeps the data with redact: false', async () => {
+    const lines = [
+      { message: 'invite ann@example.com to the 3pm review', tool: 'create_event' },
+      { message: 'put the link https://meet.example.com/abc in the invite', tool: 'create_event' },
+      { message: 'call me at 555-123-4567 before order 12345678 ships', tool: 'create_event' },
+    ]
+      .map((entry) => JSON.stringify(entry))
+      .join('\n');
+    const redacted = project({ 'pairs.jsonl': lines });
+    await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: redacted });
+    expect(exampleRequests(redacted, 'calendar', 0)).toEqual([
+      'invite <email> to the 3pm review',
+      'put the link <url> in the invite',
+      'call me at <phone> before order <number> ships',
+    ]);
+    const kept = project({ 'pairs.jsonl': lines });
+    const report = await learnFromTranscripts({
+      from: 'pairs',
+      file: 'pairs.jsonl',
+      cwd: kept,
+      redact: false,
+    });
+    expect(report.redacted).toBe(false);
+    expect(exampleRequests(kept, 'calendar', 0)).toEqual([
+      'invite ann@example.com to the 3pm review',
+      'put the link https://meet.example.com/abc in the invite',
+      'call me at 555-123-4567 before order 12345678 ships',
+    ]);
+  });
+
+  it('caps each tool, counting the requests it has, and prefers varied ones', async () => {
+    const messages = [
+      'schedule a call with Bob on Monday',
+      'schedule a call with Bob on Monday please', // near-duplicate of the first
+      'SCHEDULE a call with bob on monday!', // duplicate
+      'book the big room for the all-hands',
+      'remind me to pay rent on the first',
+      '   ',
+    ];
+    const dir = project({
+      'pairs.jsonl': messages
+        .map((message) => JSON.stringify({ message, tool: 'get_agenda' }))
+        .join('\n'),
+    });
+    const report = await learnFromTranscripts({
+      from: 'pairs',
+      file: 'pairs.jsonl',
+      cwd: dir,
+      maxPerTool: 3,
+    });
+    expect(report.skipped).toEqual({
+      no_user_message: 0,
+      empty: 1,
+      duplicate: 1,
+      near_duplicate: 1,
+      over_cap: 1,
+    });
+    expect(exampleRequests(dir, 'calendar', 1)).toEqual([
+      "what's on my calendar today",
+      'schedule a call with Bob on Monday',
+      'book the big room for the all-hands',
+    ]);
+    expect(report.groups[0]!.tools).toEqual([
+      {
+        tool: 'get_agenda',
+        calls: 6,
+        added: ['schedule a call with Bob on Monday', 'book the big room for the all-hands'],
+        total: 3,
+      },
+    ]);
+  });
+
+  it('collapses whitespace and shortens long messages at a word boundary', async () => {
+    const long = `please ${'reschedule everything '.repeat(40)}now`;
+    const dir = project({
+      'pairs.jsonl': [
+        JSON.stringify({ message: 'move my\n\n 1:1   to Thursday', tool: 'create_event' }),
+        JSON.stringify({ message: long, tool: 'create_event' }),
+      ].join('\n'),
+    });
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
+    expect(report.truncated).toBe(1);
+    const requests = exampleRequests(dir, 'calendar', 0) as string[];
+    expect(requests[0]).toBe('move my 1:1 to Thursday');
+    expect(requests[1]!.length).toBeLessThanOrEqual(500);
+    expect(requests[1]).toMatch(/^please reschedule everything .* everything…$/);
+  });
+
+  it('finds imported tools by their original name and updates the highest version', async () => {
+    const v1 = makeGroup('museum', {
+      version: '1.0.0',
+      tools: [makeTool({ name: 'search_objects', 'x-original-name': 'search-objects' })],
+    });
+    const v2 = { ...v1, version: '1.1.0' };
+    const dir = createTempDir({
+      'schemas/old/museum_tools.json': json(v1),
+      'schemas/museum_tools.json': json(v2),
+      'pairs.jsonl': JSON.stringify({ message: 'find Monet paintings', tool: 'search-objects' }),
+    });
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
+    expect(report.unknown_tools).toEqual([]);
+    expect(report.groups.map((group) => [group.file, group.new_version])).toEqual([
+      [join('schemas', 'museum_tools.json'), '1.1.1'],
+    ]);
+    expect(readFileSync(join(dir, 'schemas/old/museum_tools.json'), 'utf8')).toBe(json(v1));
+  });
+
+  it('reads Anthropic transcripts', async () => {
+    const dir = project({
+      'claude.jsonl': JSON.stringify({
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'note: call the plumber' }] },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 't1', name: 'write_note', input: {} }],
+          },
+        ],
+      }),
+    });
+    const report = await learnFromTranscripts({
+      from: 'anthropic',
+      file: 'claude.jsonl',
+      cwd: dir,
+    });
+    expect(report.calls).toBe(1);
+    expect(exampleRequests(dir, 'notes', 0)).toEqual(['note: call the plumber']);
+  });
+
+  it('reports the errors of group files it cannot use and leaves them alone', async () => {
+    const dir = project({
+      'schemas/broken_tools.json': '{"group": "broken",',
+      'pairs.jsonl': JSON.stringify({ message: 'hi', tool: 'write_note' }),
+    });
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
+    expect(report.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([
+      ['JSON_SYNTAX', join('schemas', 'broken_tools.json')],
+    ]);
+    expect(readFileSync(join(dir, 'schemas/broken_tools.json'), 'utf8')).toBe(
+      '{"group": "broken",',
+    );
+    expect(report.groups.map((group) => group.group)).toEqual(['notes']);
+  });
+
+  it('does not write a file whose edit would break the size limit, and says why', async () => {
+    const dir = project({
+      'pairs.jsonl': JSON.stringify({ message: 'what about tomorrow', tool: 'get_agenda' }),
+    });
+    const size = readFileSync(join(dir, 'schemas/calendar_tools.json')).length;
+    const dryRun = await learnFromTranscripts({
+      from: 'pairs',
+      file: 'pairs.jsonl',
+      cwd: dir,
+      limits: { maxFileBytes: size + 10 },
+      dryRun: true,
+    });
+    // a dry run checks the edit as a real run would
+    expect(dryRun.groups[0]!.error).toMatch(/^the edited file would be \d+ bytes/);
+    const report = await learnFromTranscripts({
+      from: 'pairs',
+      file: 'pairs.jsonl',
+      cwd: dir,
+      limits: { maxFileBytes: size + 10 },
+    });
+    expect(report.groups[0]).toMatchObject({ changed: true, written: false });
+    expect(report.groups[0]!.error).toMatch(
+      new RegExp(
+        `^the edited file would be \\d+ bytes, more than ${size + 10} \\(limits\\.maxFileBytes\\); it was left unchanged\\. Lower --max-per-tool or split the group$`,
+      ),
+    );
+    expect(readGroup(dir, 'calendar').version).toBe('1.2.0');
+  });
+
+  it('edits a file whose other tool is invalid (the error stays as it was)', async () => {
+    const dir = createTempDir({
+      'schemas/notes_tools.json': json(
+        makeGroup('notes', {
+          tools: [makeTool({ name: 'write_note' }), makeTool({ name: 'bad-name' })],
+        }),
+      ),
+      'pairs.jsonl': JSON.stringify({ message: 'note the gate code', tool: 'write_note' }),
+    });
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
+    expect(report.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['INVALID_TOOL_NAME']);
+    expect(report.groups[0]).toMatchObject({ written: true, new_version: '1.0.1' });
+    expect(exampleRequests(dir, 'notes', 0)).toEqual(['note the gate code']);
+    expect(exampleRequests(dir, 'notes', 1)).toBeUndefined();
+  });
+
+  // root writes through directory permissions, so this runs only as another user
+  it.skipIf(process.getuid?.() === 0)(
+    'reports a file it cannot write and leaves no temporary file',
+    async () => {
+      const dir = project({
+        'pairs.jsonl': JSON.stringify({ message: 'what about tomorrow', tool: 'get_agenda' }),
+      });
+      chmodSync(join(dir, 'schemas'), 0o555);
+      try {
+        const report = await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
+        expect(report.groups[0]).toMatchObject({ changed: true, written: false });
+        expect(report.groups[0]!.error).toMatch(/EACCES/);
+      } finally {
+        chmodSync(join(dir, 'schemas'), 0o755);
+      }
+      expect(readdirSync(join(dir, 'schemas')).sort()).toEqual([
+        'calendar_tools.json',
+        'notes_tools.json',
+      ]);
+    },
+  );
+
+  it('throws clear errors for a missing transcript, missing schemas and bad options', async () => {
+    const dir = project();
+    await expect(
+      learnFromTranscripts({ from: 'openai', file: 'missing.jsonl', cwd: dir }),
+    ).rejects.toThrow(/^cannot read missing\.jsonl: ENOENT.*; check the path$/);
+    await expect(
+      learnFromTranscripts({ from: 'openai', file: 'x.jsonl', cwd: dir, schemas: ['nowhere'] }),
+    ).rejects.toThrow(
+      /^schema directory nowhere does not exist or is not a directory; pass the directory of your \*_tools\.json files with --schemas DIR$/,
+    );
+    writeFileSync(join(dir, 'x.jsonl'), '');
+    const empty = createTempDir({ 'schemas/readme.txt': 'no groups here' });
+    await expect(
+      learnFromTranscripts({ from: 'openai', file: join(dir, 'x.jsonl'), cwd: empty }),
+    ).rejects.toThrow(/^no \*_tools\.json files in schemas; pass the directory/);
+    await expect(
+      learnFromTranscripts({ from: 'openai', file: 'x.jsonl', cwd: dir, maxPerTool: 51 }),
+    ).rejects.toThrow(
+      'maxPerTool must be an integer from 1 to 50 (limits.maxExampleRequests), got 51',
+    );
+    await expect(
+      learnFromTranscripts({ from: 'csv' as 'openai', file: 'x.jsonl', cwd: dir }),
+    ).rejects.toThrow('unknown transcript format "csv"; use one of openai, anthropic, pairs');
+  });
+});

@@ -1,0 +1,156 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+const built = existsSync(join(ROOT, 'dist/src/index.js'));
+
+/** The values each entry exports: a change here is a change of the public API. */
+const ENTRIES: Record<string, readonly string[]> = {
+  'tool-capabilities': [
+    'DEFAULT_EXECUTION_LIMITS',
+    'DEFAULT_FALLBACK_K',
+    'DEFAULT_FALLBACK_MIN_SCORE',
+    'DEFAULT_HISTORY_WINDOW',
+    'DEFAULT_LOAD_LIMITS',
+    'DEFAULT_SEARCH_K',
+    'DIAGNOSTIC_CODES',
+    'EXECUTE_ERROR_CODES',
+    'PROVIDER_IDS',
+    'RegistryLoadError',
+    'ToolNotFoundError',
+    'ToolcapError',
+    'TranslationError',
+    'createRegistry',
+    'createTranslator',
+    'formatDiagnostic',
+    'isProviderId',
+    'loadRegistry',
+    'translate',
+  ],
+  'tool-capabilities/import': [
+    'GROUP_FILE_SCHEMA_URL',
+    'IMPORT_SOURCES',
+    'PayloadFormatError',
+    'buildImportedGroup',
+    'fromProvider',
+    'importToolList',
+    'keywordDocument',
+    'paramsToJsonSchema',
+    'suggestKeywords',
+    'toCanonicalToolName',
+    'toGroupName',
+  ],
+  'tool-capabilities/migrate': [
+    'DEFAULT_MAX_EXAMPLE_REQUESTS_PER_TOOL',
+    'TRANSCRIPT_FORMATS',
+    'diffGroups',
+    'diffSchemas',
+    'isBumpSufficient',
+    'learnFromTranscripts',
+    'measureBump',
+    'parseGroupVersion',
+    'readGroupVersion',
+    'reportMigration',
+  ],
+  'tool-capabilities/watch': ['watchRegistry'],
+  'tool-capabilities/mcp': ['createMcpServer'],
+  'tool-capabilities/external': [
+    'DEFAULT_EXTERNAL_GROUP',
+    'binaryNameFromTool',
+    'checkExternalToolSchema',
+    'discoverExternalTools',
+    'loadExternalTools',
+    'toolNameFromBinary',
+  ],
+  'tool-capabilities/handler-kit': [
+    'ToolError',
+    'appendJsonLines',
+    'createId',
+    'encodeFileName',
+    'readJsonFile',
+    'readJsonLines',
+    'requireContextString',
+    'scoreText',
+    'storeFile',
+    'todayUtc',
+    'tokenizeWords',
+    'updateJsonFile',
+    'withFileLock',
+    'writeFileAtomic',
+  ],
+  'tool-capabilities/text': ['createTextAnalyzer', 'tokenize'],
+  'tool-capabilities/json-schema': [
+    'TOOL_NAME_PATTERN',
+    'isValidToolName',
+    'normalizeTags',
+    'removeNullOptionals',
+    'validateToolInput',
+  ],
+};
+
+/** Modules the root entry must not load before they are needed. */
+const NOT_AT_START = ['node:child_process', 'child_process', 'src/execute/file-store.ts'];
+
+/** Every module `file` loads statically (not through `import()`), transitively. */
+function staticImports(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  if (!file.endsWith('.ts')) return seen;
+  const text = readFileSync(file, 'utf8');
+  for (const match of text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]/gm)) {
+    const specifier = match[1]!;
+    if (/^\s*(?:import|export)\s+type\s/.test(match[0])) continue;
+    if (specifier.startsWith('.')) {
+      staticImports(resolve(dirname(file), specifier).replace(/\.js$/, '.ts'), seen);
+    } else {
+      seen.add(specifier);
+    }
+  }
+  return seen;
+}
+
+describe.runIf(built)('the package entries', () => {
+  it('export exactly the documented values', () => {
+    const script = `
+      const entries = ${JSON.stringify(Object.keys(ENTRIES))};
+      const result = {};
+      for (const entry of entries) result[entry] = Object.keys(await import(entry)).sort();
+      process.stderr.write(JSON.stringify(result));
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(child.status).toBe(0);
+    expect(child.stdout).toBe('');
+    expect(JSON.parse(child.stderr)).toEqual(ENTRIES);
+  });
+
+  it('lists every entry in package.json exports, types first', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
+    for (const entry of Object.keys(ENTRIES)) {
+      const key = entry === 'tool-capabilities' ? '.' : `./${entry.split('/')[1]}`;
+      const target = manifest.exports[key] as Record<string, string>;
+      expect(Object.keys(target)[0]).toBe('types');
+      expect(existsSync(join(ROOT, target.types!))).toBe(true);
+    }
+  });
+});
+
+describe('the root entry', () => {
+  it('loads no process spawning and no file-lock code until they are needed', () => {
+    const loaded = [...staticImports(join(ROOT, 'src/index.ts'))].map((path) =>
+      path.startsWith(ROOT) ? path.slice(ROOT.length + 1) : path,
+    );
+    expect(loaded.filter((path) => NOT_AT_START.includes(path))).toEqual([]);
+    // the check can fail: the handler kit does load the store
+    const kit = [...staticImports(join(ROOT, 'src/entries/handler-kit.ts'))].map((path) =>
+      path.startsWith(ROOT) ? path.slice(ROOT.length + 1) : path,
+    );
+    expect(kit).toContain('src/execute/file-store.ts');
+  });
+});
