@@ -2,6 +2,7 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_EXECUTION_LIMITS } from '../../src/execute/execution-limits.js';
 import { checkExternalToolSchema } from '../../src/execute/external/check-external-schema.js';
 import { discoverExternalTools } from '../../src/execute/external/discover-external-tools.js';
 import {
@@ -15,6 +16,7 @@ import {
 import { createRegistry } from '../../src/toolcap/create-registry.js';
 import { loadExternalTools } from '../../src/toolcap/load-external-tools.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
+import { withExecutionSettings } from '../../src/toolcap/with-execution-settings.js';
 import { makeTempDir } from './testing-registry.js';
 
 const TOOLS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'external-tools');
@@ -434,10 +436,12 @@ printf '{"secret": "%s", "kept": "%s", "home": "%s"}' "\${TOOLCAP_TEST_SECRET:-a
         ok: true,
         output: { secret: 'hunter2', kept: 'kept', home: process.env.HOME ?? 'absent' },
       });
-      const closed = await loadExternalTools(
-        createRegistry({ executionLimits: { externalEnv: { allow: ['TOOLCAP_TEST_K*'] } } }),
-        { dirs: [dir] },
-      );
+      // calls follow executionLimits.externalEnv; discovery follows the option of the same name
+      const externalEnv = { allow: ['TOOLCAP_TEST_K*'] };
+      const limited = withExecutionSettings(createRegistry(), {
+        executionLimits: { ...DEFAULT_EXECUTION_LIMITS, externalEnv },
+      });
+      const closed = await loadExternalTools(limited, { dirs: [dir], externalEnv });
       expect(closed.get('env_probe')?.description).toBe('Secret at discovery: absent.');
       expect(await closed.execute('env_probe', {})).toEqual({
         ok: true,
