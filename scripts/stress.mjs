@@ -7,7 +7,7 @@
  *   npm run stress                         # build, then every probe
  *   node scripts/stress.mjs --only lock    # one probe (comma-separated list)
  *   node scripts/stress.mjs --json         # figures as JSON on stdout
- *   node scripts/stress.mjs --only lock --writers 30 --concurrency 10 --rounds 1
+ *   node scripts/stress.mjs --only lock --writers 30 --concurrency 10 --rounds 1 --busy 1
  *
  * Exits 1 when anything was lost or broken (an acknowledged write missing, two writers inside
  * the lock, a write after TIMEOUT, outside content returned...), 0 otherwise.
@@ -42,6 +42,7 @@ const { values } = parseArgs({
     writers: { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '25' },
     rounds: { type: 'string', default: '3' },
+    busy: { type: 'string' },
   },
 });
 const positive = (name) => {
@@ -56,6 +57,8 @@ const settings = {
   writers: positive('writers'),
   concurrency: positive('concurrency'),
   rounds: positive('rounds'),
+  // spinning processes that keep the cores busy: one per core (at least 2) unless told
+  busy: values.busy === undefined ? Math.max(2, availableParallelism()) : positive('busy'),
 };
 
 /** Child processes started by this script, stopped by their pids on the way out. */
@@ -73,7 +76,7 @@ function startNode(args, options = {}) {
 
 /** Busy loops on every core (both, on this machine), stopped by the returned function. */
 function loadCpus() {
-  const loops = Array.from({ length: Math.max(2, availableParallelism()) }, () =>
+  const loops = Array.from({ length: settings.busy }, () =>
     startNode(['-e', 'for (;;) {}'], { stdio: 'ignore' }),
   );
   return () => {
@@ -225,7 +228,7 @@ async function probeLock() {
   const sum = (key) => rounds.reduce((total, round) => total + round[key], 0);
   return {
     name: 'lock',
-    description: `${settings.writers} writer processes, ${settings.concurrency} at a time, 15% SIGKILLed, every core busy, ${settings.rounds} round(s)`,
+    description: `${settings.writers} writer processes, ${settings.concurrency} at a time, 15% SIGKILLed, ${settings.busy} spinning process(es), ${settings.rounds} round(s)`,
     figures: {
       rounds: rounds.length,
       writers: sum('writers'),
@@ -308,7 +311,7 @@ async function probeTimeouts() {
   const timedOut = titles.filter(([, kind]) => kind === 'timeout');
   return {
     name: 'timeouts',
-    description: `${callers * perCaller} add_task calls (limits of 0.1-3 s) from ${callers} processes on one store, ${settings.concurrency} at a time, every core busy`,
+    description: `${callers * perCaller} add_task calls (limits of 0.1-3 s) from ${callers} processes on one store, ${settings.concurrency} at a time, ${settings.busy} spinning process(es)`,
     figures: {
       calls: callers * perCaller,
       answered: outcomes.size,
