@@ -140,7 +140,10 @@ export async function file_edit(
         await directory.close();
       }
     },
-    { crossProcess: false },
+    {
+      crossProcess: false,
+      ...(options?.signal !== undefined ? { signal: options.signal } : {}),
+    },
   );
 }
 
