@@ -39,7 +39,7 @@ export async function write_journal(
   };
   if (typeof input.mood === 'string') entry.mood = input.mood;
   if (Array.isArray(input.tags)) entry.tags = input.tags.map(String);
-  await appendJsonLines(storePath(context, options), [entry]);
+  await appendJsonLines(storePath(context, options), [entry], { signal: options.signal });
   return { entry };
 }
 

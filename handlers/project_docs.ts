@@ -94,6 +94,7 @@ export async function write_project_doc(
       store.docs.push(doc);
       return { value: store, result: { doc: summarize(doc), created: true } };
     },
+    { signal: options.signal },
   );
 }
 

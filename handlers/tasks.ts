@@ -44,11 +44,16 @@ export async function add_task(
   };
   if (typeof input.due_date === 'string') task.due_date = input.due_date;
   if (typeof input.notes === 'string') task.notes = input.notes;
-  return updateJsonFile(storePath(context, options), emptyStore, (raw) => {
-    const store = checkStore(raw, context, options);
-    store.tasks.push(task);
-    return { value: store, result: { task } };
-  });
+  return updateJsonFile(
+    storePath(context, options),
+    emptyStore,
+    (raw) => {
+      const store = checkStore(raw, context, options);
+      store.tasks.push(task);
+      return { value: store, result: { task } };
+    },
+    { signal: options.signal },
+  );
 }
 
 /** Lists tasks (open by default), by due date (undated last), then priority, then age. */
@@ -104,6 +109,7 @@ export async function complete_task(
       task.completed_at = new Date().toISOString();
       return { value: store, result: { task, already_done: false } };
     },
+    { signal: options.signal },
   );
 }
 
