@@ -4,10 +4,17 @@
  * Times are ISO 8601 instants, stored in UTC; agenda days are UTC days.
  * @module
  */
-import { readJsonFile, updateJsonFile } from '../src/execute/file-store.js';
-import { createId, requireContextString, storeFile, todayUtc } from '../src/execute/handler-kit.js';
-import { ToolError } from '../src/execute/tool-error.js';
-import type { ToolContext, ToolHandlerOptions } from '../src/execute/types.js';
+
+import type { ToolContext, ToolHandlerOptions } from '../src/entries/handler-kit.js';
+import {
+  createId,
+  readJsonFile,
+  requireContextString,
+  storeFile,
+  ToolError,
+  todayUtc,
+  updateJsonFile,
+} from '../src/entries/handler-kit.js';
 
 /** One event as stored and returned. */
 export interface CalendarEvent {

@@ -9,10 +9,13 @@
 import { constants, type Stats } from 'node:fs';
 import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { withFileLock, writeFileAtomic } from '../src/execute/file-store.js';
-import { requireContextString } from '../src/execute/handler-kit.js';
-import { ToolError } from '../src/execute/tool-error.js';
-import type { ToolContext, ToolHandlerOptions } from '../src/execute/types.js';
+import type { ToolContext, ToolHandlerOptions } from '../src/entries/handler-kit.js';
+import {
+  requireContextString,
+  ToolError,
+  withFileLock,
+  writeFileAtomic,
+} from '../src/entries/handler-kit.js';
 
 /** Lines returned by file_read when no limit is given. */
 export const DEFAULT_READ_LIMIT = 2000;

@@ -3,10 +3,16 @@
  * `<dataDir>/tasks/<user_id>.json`, updated under a file lock with atomic write-rename.
  * @module
  */
-import { readJsonFile, updateJsonFile } from '../src/execute/file-store.js';
-import { createId, requireContextString, storeFile } from '../src/execute/handler-kit.js';
-import { ToolError } from '../src/execute/tool-error.js';
-import type { ToolContext, ToolHandlerOptions } from '../src/execute/types.js';
+
+import type { ToolContext, ToolHandlerOptions } from '../src/entries/handler-kit.js';
+import {
+  createId,
+  readJsonFile,
+  requireContextString,
+  storeFile,
+  ToolError,
+  updateJsonFile,
+} from '../src/entries/handler-kit.js';
 
 type Priority = 'low' | 'normal' | 'high';
 

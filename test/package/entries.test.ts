@@ -64,10 +64,12 @@ const ENTRIES: Record<string, readonly string[]> = {
     'snapshotUpstream',
   ],
   'tool-capabilities/external': [
+    'BASIC_ENVIRONMENT_VARIABLES',
     'DEFAULT_EXTERNAL_GROUP',
     'binaryNameFromTool',
     'checkExternalToolSchema',
     'discoverExternalTools',
+    'externalEnvironment',
     'loadExternalTools',
     'toolNameFromBinary',
   ],
