@@ -12,6 +12,7 @@ import { validateToolInput } from '../../execute/validate-tool-input.js';
 import type { RegisteredTool } from '../../format/types.js';
 import { translate } from '../../providers/translate.js';
 import { errorMessage } from '../../util/error-message.js';
+import { shortenName } from '../../util/shorten-name.js';
 import { suggestSimilar } from '../../util/suggest-similar.js';
 import type { Catalog, UpstreamRoute } from './build-catalog.js';
 import { mergeContexts, readContext } from './session-context.js';
@@ -58,7 +59,6 @@ export interface GatewaySession {
 
 const MAX_FOUND = 200;
 const MAX_FIND_LIMIT = 20;
-const MAX_NAME_IN_MESSAGE = 100;
 
 /**
  * The MCP translation of each catalog tool, computed once per catalog: a tool that cannot be
@@ -178,10 +178,7 @@ export function createGatewaySession(
         return runTool(host, catalog, name, params.arguments, context, extra.signal);
       }
       default:
-        throw new ProtocolError(
-          -32601,
-          `Method not found: ${request.method.slice(0, MAX_NAME_IN_MESSAGE)}`,
-        );
+        throw new ProtocolError(-32601, `Method not found: ${shortenName(request.method)}`);
     }
   };
 
@@ -365,8 +362,7 @@ function unknownToolMessage(
   context: ToolContext,
   host: SessionHost,
 ): string {
-  const shown =
-    name.length > MAX_NAME_IN_MESSAGE ? `${name.slice(0, MAX_NAME_IN_MESSAGE)}...` : name;
+  const shown = shortenName(name);
   // names longer than any valid tool name get no suggestion: edit distances cost per character
   const candidates = catalog.registry
     .list()
