@@ -61,8 +61,11 @@ export function buildRankingQuery(
       ...message.unknown.map(({ word, term }) => ({ term, word, weight: weightOf(term) })),
     ];
     for (const source of sources) {
+      let added = 0;
       for (const related of index.lexical(source.term).related) {
+        if (added === settings.relatedPerWord) break;
         if (query.ids.includes(related.id)) continue;
+        added++;
         add(
           related.id,
           `${source.word}→${vocabulary.termOf(related.id)}`,

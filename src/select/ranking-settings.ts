@@ -20,6 +20,8 @@ export interface RankingSettings {
    * out: archaic and rare senses ("agone" for "past") match tools by accident.
    */
   readonly relatedMinCommonness: number;
+  /** Most related words per own word (the lexicon's strongest first). */
+  readonly relatedPerWord: number;
   /**
    * How much a word's commonness in general English (0-1, from the lexicon) lowers its weight:
    * `weight × (1 − commonnessDamping × commonness)`, so "get", "show" or "make" count less
@@ -34,5 +36,6 @@ export const DEFAULT_RANKING: RankingSettings = Object.freeze({
   historyWeight: 0.5,
   relatedWeight: 0.5,
   relatedMinCommonness: 0.05,
+  relatedPerWord: 4,
   commonnessDamping: 0.6,
 });

@@ -610,9 +610,16 @@ function buildQuery(
       ...message.unknown.map(({ term, word }) => ({ term, word, weight: weightOf(term) })),
     ];
     for (const source of sources) {
-      for (const related of relatedTerms(source.term)) {
-        if (commonness(related.term) < settings.relatedMinCommonness) continue;
-        if (!corpus.indexed(related.term) || has(related.term)) continue;
+      // the strongest relatedPerWord related words some tool contains, not already in the query
+      const usable = relatedTerms(source.term).filter(
+        (related) =>
+          commonness(related.term) >= settings.relatedMinCommonness && corpus.indexed(related.term),
+      );
+      let added = 0;
+      for (const related of usable) {
+        if (added === settings.relatedPerWord) break;
+        if (has(related.term)) continue;
+        added++;
         query.terms.push({
           term: related.term,
           word: `${source.word}→${related.term}`,
