@@ -28,6 +28,12 @@ export interface RankingSettings {
    * than "invoice". English analyzers only.
    */
   readonly commonnessDamping: number;
+  /**
+   * With the `relevance` option: what a tool gains (on the 0-1 scale) when its group was used
+   * earlier in the conversation (a called tool, or a history message matching its keywords),
+   * so the next tool of a workflow is offered.
+   */
+  readonly historyGroupBoost: number;
 }
 
 /** The defaults. */
@@ -38,4 +44,5 @@ export const DEFAULT_RANKING: RankingSettings = Object.freeze({
   relatedMinCommonness: 0.05,
   relatedPerWord: 4,
   commonnessDamping: 0.6,
+  historyGroupBoost: 0.2,
 });

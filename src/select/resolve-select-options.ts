@@ -8,6 +8,8 @@ import type { HistoryEntry, SelectOptions } from './types.js';
 
 /** Default number of history entries that count. */
 export const DEFAULT_HISTORY_WINDOW = 4;
+/** Default number of tools `relevance` offers. */
+export const DEFAULT_RELEVANCE_K = 20;
 /** Default number of fallback tools. */
 export const DEFAULT_FALLBACK_K = 5;
 /**
@@ -37,6 +39,7 @@ export interface ResolvedSelectOptions {
   categories: readonly ToolCategory[];
   categoryMask: number;
   fallback: { k: number; minScore: number } | undefined;
+  relevance: { k: number; minScore: number } | undefined;
   typoTolerance: boolean;
   requireContext: boolean;
   order: 'catalog' | 'relevance';
@@ -84,6 +87,7 @@ const SELECT_OPTIONS = new Set([
   'maxLatency',
   'categories',
   'fallback',
+  'relevance',
   'typoTolerance',
   'requireContext',
   'order',
@@ -163,6 +167,29 @@ export function resolveOptions(value: unknown): ResolvedSelectOptions {
           : checkScore('fallback.minScore', options.fallback.minScore),
     };
   }
+  let relevance: ResolvedSelectOptions['relevance'];
+  if (options.relevance !== undefined) {
+    if (options.relevance === null || typeof options.relevance !== 'object') {
+      throw invalid(
+        `relevance must be an object { k, minScore }, got ${JSON.stringify(options.relevance)}`,
+      );
+    }
+    if (fallback !== undefined) {
+      throw invalid(
+        'relevance replaces the keyword, history and fallback strategies; give relevance or fallback, not both',
+      );
+    }
+    relevance = {
+      k:
+        options.relevance.k === undefined
+          ? DEFAULT_RELEVANCE_K
+          : checkPositiveInteger('relevance.k', options.relevance.k),
+      minScore:
+        options.relevance.minScore === undefined
+          ? 0
+          : checkScore('relevance.minScore', options.relevance.minScore),
+    };
+  }
   let categories: ToolCategory[] = [];
   let categoryMask = 0;
   if (options.categories !== undefined) {
@@ -204,6 +231,7 @@ export function resolveOptions(value: unknown): ResolvedSelectOptions {
     categories,
     categoryMask,
     fallback,
+    relevance,
     typoTolerance: options.typoTolerance === true,
     requireContext: options.requireContext !== false,
     order:

@@ -40,14 +40,14 @@ export function selectTools(
     warnings,
   };
   collectCandidates(turn);
-  const maxScore = scoreCandidates(turn);
+  scoreCandidates(turn);
   const survivors = filterCandidates(turn);
   const budgeted = settings.maxTools !== undefined || settings.maxTokens !== undefined;
   if (!budgeted && settings.order === 'catalog') {
-    return buildSelection(turn, survivors, maxScore, undefined);
+    return buildSelection(turn, survivors, undefined);
   }
   const ordered = orderCandidates(turn.candidates, survivors);
-  if (!budgeted) return buildSelection(turn, ordered, maxScore, undefined);
+  if (!budgeted) return buildSelection(turn, ordered, undefined);
   const { kept, estimatedTokens } = applyBudgets(turn, ordered);
-  return buildSelection(turn, kept, maxScore, estimatedTokens);
+  return buildSelection(turn, kept, estimatedTokens);
 }

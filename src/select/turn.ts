@@ -7,20 +7,23 @@ import type { DroppedTool, SelectionStrategyName, TypoMatch } from './types.js';
 /**
  * Budget priority of a candidate, lowest first: pinned (`always`) tools, then `context` tools,
  * then tools of groups the message matched (`keyword`), then groups kept by history, then the
- * relevance fallback.
+ * relevance fallback; with the `relevance` option, the tools ranked by relevance follow context.
  */
 export const ALWAYS = 0;
 export const CONTEXT = 1;
 export const KEYWORD = 2;
 export const HISTORY = 3;
 export const FALLBACK = 4;
+/** With the `relevance` option, in place of keyword, history and fallback. */
+export const RELEVANCE = 5;
 /** One of the strata above. */
 export type Stratum =
   | typeof ALWAYS
   | typeof CONTEXT
   | typeof KEYWORD
   | typeof HISTORY
-  | typeof FALLBACK;
+  | typeof FALLBACK
+  | typeof RELEVANCE;
 
 /** The strategy a selected tool of each stratum reports. */
 export const STRATEGY_OF_STRATUM: readonly SelectionStrategyName[] = [
@@ -29,6 +32,7 @@ export const STRATEGY_OF_STRATUM: readonly SelectionStrategyName[] = [
   'keyword',
   'history',
   'fallback',
+  'relevance',
 ];
 
 /** What brought a candidate in; one object shared by the tools of a group. */
@@ -49,26 +53,29 @@ export class Candidates {
   readonly strata: Stratum[] = [];
   /** What brought it in; one object shared by the candidates of a group. */
   readonly evidence: Evidence[] = [];
-  /** Raw relevance to the turn (BM25F); NaN in the strata that are not ranked. */
-  readonly raw: number[] = [];
+  /**
+   * Relevance to the turn: the BM25F score over the query's maximum (0-1; with `relevance`,
+   * plus the history boost); NaN in the strata that are not ranked.
+   */
+  readonly scores: number[] = [];
 
   get count(): number {
     return this.tools.length;
   }
 
-  /** Adds `tools` with one stratum, evidence and raw score. */
-  add(tools: readonly number[], stratum: Stratum, evidence: Evidence, raw: number): void {
+  /** Adds `tools` with one stratum, evidence and score. */
+  add(tools: readonly number[], stratum: Stratum, evidence: Evidence, score: number): void {
     for (const tool of tools) {
       this.tools.push(tool);
       this.strata.push(stratum);
       this.evidence.push(evidence);
-      this.raw.push(raw);
+      this.scores.push(score);
     }
   }
 
-  /** Higher raw score first, then catalog order: the order within ranked strata. */
+  /** Higher score first, then catalog order: the order within ranked strata. */
   compare(a: number, b: number): number {
-    return this.raw[b]! - this.raw[a]! || this.tools[a]! - this.tools[b]!;
+    return this.scores[b]! - this.scores[a]! || this.tools[a]! - this.tools[b]!;
   }
 }
 

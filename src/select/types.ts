@@ -8,7 +8,13 @@ import type {
 } from '../format/types.js';
 
 /** Why a tool is in a selection. */
-export type SelectionStrategyName = 'always' | 'keyword' | 'context' | 'history' | 'fallback';
+export type SelectionStrategyName =
+  | 'always'
+  | 'keyword'
+  | 'context'
+  | 'history'
+  | 'fallback'
+  | 'relevance';
 
 /** A keyword that matched a message word only thanks to typo tolerance. */
 export interface TypoMatch {
@@ -75,6 +81,22 @@ export type HistoryEntry = string | { message: string } | { tool: string };
 /** When no keyword group matches: offer nothing, or the best tools by relevance. */
 export type FallbackOption = 'none' | { k?: number; minScore?: number };
 
+/**
+ * Select the tools of keyword groups by their relevance to the conversation instead of by
+ * keyword: the `k` tools scoring at least `minScore` (0-1) against the message and the earlier
+ * turns, tools of groups the conversation already used (history) raised by a fixed boost.
+ */
+export interface RelevanceOption {
+  /** Most tools offered this way. Default 20. */
+  k?: number;
+  /**
+   * Least relevance (0-1, with the history boost) of a tool offered. Default 0: any tool that
+   * shares a word with the conversation (long messages give every tool a low score, so a
+   * threshold cuts needed tools).
+   */
+  minScore?: number;
+}
+
 /** Options of `registry.select(message, options)`. */
 export interface SelectOptions {
   /** The turn's context (`user_id`, `project_id`, ...): drives `context` groups and `requires_context`. */
@@ -97,6 +119,13 @@ export interface SelectOptions {
   categories?: readonly ToolCategory[];
   /** When no keyword or history group matches. Default `"none"`. */
   fallback?: FallbackOption;
+  /**
+   * Rank every tool of the keyword groups by relevance instead of matching keywords (for large
+   * catalogs whose keywords cannot anticipate every phrasing, such as imported MCP servers).
+   * Replaces the keyword, history and fallback strategies; pins and context groups still come
+   * first. Costs a search over the catalog.
+   */
+  relevance?: RelevanceOption;
   /** Match keywords one edit away (words of 5+ letters), reported in `reason.typos`. Default false. */
   typoTolerance?: boolean;
   /** Drop tools whose `requires_context` keys are missing from `context`. Default true. */

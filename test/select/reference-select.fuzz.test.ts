@@ -70,6 +70,10 @@ const turnSpec = fc.record({
     fc.record({ k: fc.integer({ min: 1, max: 4 }), minScore: fc.constantFrom(0, 0.05, 0.3) }),
     { nil: undefined },
   ),
+  relevance: fc.option(
+    fc.record({ k: fc.integer({ min: 1, max: 8 }), minScore: fc.constantFrom(0, 0.05, 0.3) }),
+    { nil: undefined },
+  ),
   history: fc.array(
     fc.oneof(
       fc.constantFrom(...WORDS, 'sales report', 'reprot', 'the meeting notes'),
@@ -153,7 +157,9 @@ function optionsOf(turn: TurnSpec): SelectOptions {
   if (turn.maxCost !== undefined) options.maxCost = turn.maxCost;
   if (turn.maxLatency !== undefined) options.maxLatency = turn.maxLatency;
   if (turn.categories !== undefined) options.categories = turn.categories;
-  if (turn.fallback !== undefined) options.fallback = turn.fallback;
+  // relevance replaces fallback: a turn gives one of them
+  if (turn.relevance !== undefined) options.relevance = turn.relevance;
+  else if (turn.fallback !== undefined) options.fallback = turn.fallback;
   if (turn.historyWindow !== undefined) options.historyWindow = turn.historyWindow;
   return options;
 }

@@ -11,6 +11,7 @@ import { DEFAULT_RANKING, type RankingSettings } from '../ranking-settings.js';
 import { type ResolvedSelectOptions, resolveSelectOptions } from '../resolve-select-options.js';
 import { roundScore } from '../round-score.js';
 import { DEFAULT_SEARCH_K } from '../search-tools.js';
+import { normalizeScore } from '../stages/score-candidates.js';
 import { BM25_K1, groupFieldTexts, toolFieldTexts } from '../tool-document.js';
 import type {
   ContextCheck,
@@ -50,6 +51,7 @@ const PRIORITY: readonly SelectionStrategyName[] = [
   'keyword',
   'history',
   'fallback',
+  'relevance',
 ];
 
 /** One word position of a text: the word and the terms it offers (its own, then its parts'). */
@@ -70,8 +72,8 @@ interface Candidate {
   strategy: SelectionStrategyName;
   matched: string[];
   typos: TypoMatch[];
-  /** Raw relevance; undefined for always and context tools. */
-  raw: number | undefined;
+  /** Relevance 0-1 (BM25F over the query's maximum); undefined for always and context tools. */
+  score: number | undefined;
   /** Identifies the group match the candidate came from (round-robin groups). */
   groupKey: string;
 }
@@ -198,70 +200,97 @@ export function referenceSelect(
     }
   }
 
-  // keyword groups the message matches, in order of their first match
-  const messageMatches = matchKeywords(corpus, positions).filter(
-    (match) => match.group.selection.strategy === 'keyword',
-  );
-  for (const match of messageMatches) {
-    for (const tool of input.tools.filter((entry) => entry.group === match.group.group)) {
-      candidates.push(
-        candidate(tool, 'keyword', match.keywords, match.typos, 0, `k:${match.group.group}`),
-      );
-    }
-  }
+  // the ranking query of the turn, and helpers over it
+  const query = buildQuery(input, corpus, messageWords, historyWords);
+  const maxScore = corpus.maxScore(query);
+  const relevanceOf = (tool: RegisteredTool) => normalizeScore(corpus.score(tool, query), maxScore);
+  const wordsIn = (tool: RegisteredTool) =>
+    query.terms.filter((term) => corpus.has(tool, term.term)).map((term) => term.word);
 
-  // history: groups it kept that the message did not match
-  let historyGroups = 0;
-  {
-    const matchedByMessage = new Set(messageMatches.map((match) => match.group.group));
-    for (const group of input.groups) {
-      const entry = recorded.get(group.group);
-      if (entry === undefined || group.selection.strategy !== 'keyword') continue;
-      if (matchedByMessage.has(group.group)) continue;
-      historyGroups++;
-      for (const tool of input.tools.filter(
-        (candidateTool) => candidateTool.group === group.group,
-      )) {
+  if (settings.relevance !== undefined) {
+    // relevance: keyword groups' tools by relevance, used groups raised by the boost
+    const { k, minScore } = settings.relevance;
+    const boost = (input.ranking ?? DEFAULT_RANKING).historyGroupBoost;
+    const ranked = input.tools
+      .filter((tool) => strategyOf(input, tool) === 'keyword')
+      .map((tool) => {
+        const used = recorded.get(tool.group);
+        return { tool, used, score: relevanceOf(tool) + (used === undefined ? 0 : boost) };
+      })
+      .filter((entry) => entry.score > 0)
+      .sort((a, b) => b.score - a.score || a.tool.index - b.tool.index);
+    const offered = ranked.filter((entry) => roundScore(entry.score) >= minScore).slice(0, k);
+    for (const { tool, used, score } of offered) {
+      const matched = [...wordsIn(tool), ...(used?.keywords ?? [])];
+      candidates.push(candidate(tool, 'relevance', matched, [], score, `r:${tool.name}`));
+    }
+    if (offered.length === 0) {
+      warnings.push({
+        code: 'RELEVANCE_ABSTAINED',
+        message: `no tool reached the minimum relevance ${minScore} (best ${roundScore(ranked[0]?.score ?? 0)}), so none is offered by relevance`,
+      });
+    }
+  } else {
+    // keyword groups the message matches, in order of their first match
+    const messageMatches = matchKeywords(corpus, positions).filter(
+      (match) => match.group.selection.strategy === 'keyword',
+    );
+    for (const match of messageMatches) {
+      for (const tool of input.tools.filter((entry) => entry.group === match.group.group)) {
         candidates.push(
-          candidate(tool, 'history', entry.keywords, entry.typos, 0, `h:${group.group}`),
+          candidate(tool, 'keyword', match.keywords, match.typos, 0, `k:${match.group.group}`),
         );
       }
     }
-  }
 
-  // ranking: keyword and history tools against the message and history words
-  const query = buildQuery(input, corpus, messageWords, historyWords);
-  for (const entry of candidates) {
-    if (entry.raw !== undefined) entry.raw = corpus.score(entry.tool, query);
-  }
-  const maxScore = corpus.maxScore(query);
-
-  // fallback: only when no keyword or history group matched
-  if (messageMatches.length === 0 && historyGroups === 0 && settings.fallback !== undefined) {
-    const { k, minScore } = settings.fallback;
-    const ranked = input.tools
-      .filter((tool) => strategyOf(input, tool) === 'keyword')
-      .map((tool) => ({ tool, raw: corpus.score(tool, query) }))
-      .filter((entry) => entry.raw > 0)
-      .sort((a, b) => b.raw - a.raw || a.tool.index - b.tool.index)
-      .slice(0, k);
-    let best = 0;
-    let added = 0;
-    for (const { tool, raw } of ranked) {
-      const score = roundScore(raw / maxScore);
-      best = Math.max(best, score);
-      if (score < minScore) continue;
-      const words = query.terms
-        .filter((term) => corpus.has(tool, term.term))
-        .map((term) => term.word);
-      candidates.push(candidate(tool, 'fallback', words, [], raw, `f:${tool.name}`));
-      added++;
+    // history: groups it kept that the message did not match
+    let historyGroups = 0;
+    {
+      const matchedByMessage = new Set(messageMatches.map((match) => match.group.group));
+      for (const group of input.groups) {
+        const entry = recorded.get(group.group);
+        if (entry === undefined || group.selection.strategy !== 'keyword') continue;
+        if (matchedByMessage.has(group.group)) continue;
+        historyGroups++;
+        for (const tool of input.tools.filter(
+          (candidateTool) => candidateTool.group === group.group,
+        )) {
+          candidates.push(
+            candidate(tool, 'history', entry.keywords, entry.typos, 0, `h:${group.group}`),
+          );
+        }
+      }
     }
-    if (added === 0) {
-      warnings.push({
-        code: 'FALLBACK_ABSTAINED',
-        message: `no keyword group matched and no tool reached the fallback's minimum relevance ${minScore} (best ${best}), so no fallback tools are offered`,
-      });
+
+    // ranking: keyword and history tools against the message and history words
+    for (const entry of candidates) {
+      if (entry.score !== undefined) entry.score = relevanceOf(entry.tool);
+    }
+
+    // fallback: only when no keyword or history group matched
+    if (messageMatches.length === 0 && historyGroups === 0 && settings.fallback !== undefined) {
+      const { k, minScore } = settings.fallback;
+      const ranked = input.tools
+        .filter((tool) => strategyOf(input, tool) === 'keyword')
+        .map((tool) => ({ tool, raw: corpus.score(tool, query) }))
+        .filter((entry) => entry.raw > 0)
+        .sort((a, b) => b.raw - a.raw || a.tool.index - b.tool.index)
+        .slice(0, k);
+      let best = 0;
+      let added = 0;
+      for (const { tool, raw } of ranked) {
+        const score = normalizeScore(raw, maxScore);
+        best = Math.max(best, roundScore(score));
+        if (roundScore(score) < minScore) continue;
+        candidates.push(candidate(tool, 'fallback', wordsIn(tool), [], score, `f:${tool.name}`));
+        added++;
+      }
+      if (added === 0) {
+        warnings.push({
+          code: 'FALLBACK_ABSTAINED',
+          message: `no keyword group matched and no tool reached the fallback's minimum relevance ${minScore} (best ${best}), so no fallback tools are offered`,
+        });
+      }
     }
   }
 
@@ -289,7 +318,7 @@ export function referenceSelect(
   }
   if (settings.order === 'catalog') kept = [...kept].sort((a, b) => a.tool.index - b.tool.index);
 
-  const tools = kept.map((entry) => selectedTool(entry, maxScore));
+  const tools = kept.map((entry) => selectedTool(entry));
   const selection: Selection = {
     tools,
     names: tools.map((tool) => tool.name),
@@ -362,10 +391,10 @@ function candidate(
   strategy: SelectionStrategyName,
   matched: readonly string[],
   typos: readonly TypoMatch[],
-  raw: number | undefined,
+  score: number | undefined,
   groupKey: string,
 ): Candidate {
-  return { tool, strategy, matched: [...matched], typos: [...typos], raw, groupKey };
+  return { tool, strategy, matched: [...matched], typos: [...typos], score, groupKey };
 }
 
 function strategyOf(input: ReferenceInput, tool: RegisteredTool): string | undefined {
@@ -431,9 +460,9 @@ function filterDrop(
   return undefined;
 }
 
-/** Higher raw score first, then catalog order. */
+/** Higher score first, then catalog order. */
 function byRelevance(a: Candidate, b: Candidate): number {
-  return (b.raw ?? 0) - (a.raw ?? 0) || a.tool.index - b.tool.index;
+  return (b.score ?? 0) - (a.score ?? 0) || a.tool.index - b.tool.index;
 }
 
 /**
@@ -514,9 +543,9 @@ function applyBudgets(
   return { kept, tokens: maxTokens === undefined ? undefined : tokens };
 }
 
-function selectedTool(entry: Candidate, maxScore: number): SelectedTool {
+function selectedTool(entry: Candidate): SelectedTool {
   const reason: SelectionReason = { strategy: entry.strategy, matched: entry.matched };
-  if (entry.raw !== undefined) reason.score = roundScore(entry.raw / maxScore);
+  if (entry.score !== undefined) reason.score = roundScore(entry.score);
   if (entry.typos.length > 0) reason.typos = entry.typos;
   return { ...entry.tool, reason };
 }

@@ -7,7 +7,7 @@ export interface BudgetResult {
 }
 
 /**
- * Stage 5: `maxTools` and `maxTokens` over candidates in priority order. Pinned tools are all
+ * Stage 6: `maxTools` and `maxTokens` over candidates in priority order. Pinned tools are all
  * kept, even over budget (with a `PINS_OVER_BUDGET` warning); then each candidate is kept while
  * the budgets allow: `maxTools` stops when full, `maxTokens` skips a tool that does not fit and
  * tries the next. Every tool left out is reported (`OVER_MAX_TOOLS`, `OVER_MAX_TOKENS`).

@@ -4,15 +4,14 @@ import { STRATEGY_OF_STRATUM, type Turn } from '../turn.js';
 import type { SelectedTool, Selection, SelectionReason } from '../types.js';
 
 /**
- * Stage 6: the selection. Tools in catalog order (the same tools always give byte-identical
- * provider payloads) unless `order: "relevance"`, each the registered tool plus its reason;
- * scores are raw relevance over the query's maximum, rounded to 4 decimals. Every object is
+ * Stage 7: the selection. Tools in catalog order (the same tools always give byte-identical
+ * provider payloads) unless `order: "relevance"`, each the registered tool plus its reason
+ * (scores rounded to 4 decimals). Every object is
  * made for this call, so changing it changes nothing else.
  */
 export function buildSelection(
   turn: Turn,
   kept: readonly number[],
-  maxScore: number,
   estimatedTokens: number | undefined,
 ): Selection {
   const { candidates } = turn;
@@ -22,12 +21,12 @@ export function buildSelection(
       : kept;
   const tools = ordered.map((slot) => {
     const evidence = candidates.evidence[slot]!;
-    const raw = candidates.raw[slot]!;
+    const score = candidates.scores[slot]!;
     const reason: SelectionReason = {
       strategy: STRATEGY_OF_STRATUM[candidates.strata[slot]!]!,
       matched: [...evidence.matched],
     };
-    if (!Number.isNaN(raw)) reason.score = roundScore(raw / maxScore);
+    if (!Number.isNaN(score)) reason.score = roundScore(score);
     if (evidence.typos !== undefined) reason.typos = evidence.typos.map((typo) => ({ ...typo }));
     return createSelectedTool(turn.index.tools[candidates.tools[slot]!]!, reason);
   });

@@ -8,15 +8,17 @@ import {
   FALLBACK,
   HISTORY,
   KEYWORD,
+  RELEVANCE,
   type Stratum,
   type Turn,
 } from '../turn.js';
 import { missingContextDrop } from './filter-candidates.js';
+import { normalizeScore } from './score-candidates.js';
 
 const NO_MATCHES: readonly string[] = Object.freeze([]);
 
 /**
- * Stage 1: the candidates of each strategy, in budget priority order. Pinned (`always`)
+ * Stage 2: the candidates of each strategy, in budget priority order. Pinned (`always`)
  * groups; `context` groups whose check passes (or, without a check, each of their tools whose
  * `requires_context` keys are set), the others reported as dropped; `keyword` groups the message
  * matches; groups kept by history (which also adds the history words to the ranking query);
@@ -27,6 +29,11 @@ export function collectCandidates(turn: Turn): void {
   candidates.add(index.alwaysTools, ALWAYS, { matched: NO_MATCHES, typos: undefined }, NaN);
   for (const group of index.contextGroups) addContextGroup(turn, group);
   turn.rankedStart = candidates.count;
+  turn.rankedEnd = candidates.count;
+  if (turn.settings.relevance !== undefined) {
+    addByRelevance(turn);
+    return;
+  }
   const matched = new Set<number>();
   for (const match of reading.messageMatches) {
     if (index.strategyOfGroup[match.group] !== 'keyword') continue;
@@ -106,6 +113,65 @@ function addContextGroup(turn: Turn, group: number): void {
 }
 
 /**
+ * With the `relevance` option: the `k` tools of `keyword` groups most relevant to the query,
+ * each tool of a group the conversation already used (`historyMatches`) raised by the ranking's
+ * `historyGroupBoost`, with a score of at least `minScore` (ties in catalog order); abstains
+ * with a warning when none reaches it.
+ */
+function addByRelevance(turn: Turn): void {
+  const { index, reading } = turn;
+  const { query } = reading;
+  const { k, minScore } = turn.settings.relevance!;
+  const relevance = index.relevance();
+  const maxScore = relevance.maxScore(query);
+  const isKeyword = (group: number) => index.strategyOfGroup[group] === 'keyword';
+  // the best k by relevance alone, and every tool of a used group, which the boost may lift
+  const raws = new Map<number, number>();
+  for (const { doc, raw } of relevance.search(query, k, (doc) =>
+    isKeyword(index.groupOfTool[doc]!),
+  )) {
+    raws.set(doc, raw);
+  }
+  const used = new Map(
+    reading.historyMatches.filter((match) => isKeyword(match.group)).map((m) => [m.group, m]),
+  );
+  for (const group of used.keys()) {
+    const docs = index.toolsOfGroup[group]!;
+    const scores: number[] = [];
+    relevance.scoreRanges(query, index.rangesOfGroup[group]!, docs, 0, docs.length, scores);
+    docs.forEach((doc, position) => raws.set(doc, scores[position]!));
+  }
+  const ranked = [...raws]
+    .map(([doc, raw]) => {
+      const boost = used.has(index.groupOfTool[doc]!) ? index.ranking.historyGroupBoost : 0;
+      return { doc, score: normalizeScore(raw, maxScore) + boost };
+    })
+    .filter((entry) => entry.score > 0)
+    .sort((a, b) => b.score - a.score || a.doc - b.doc);
+  let added = 0;
+  for (const { doc, score } of ranked) {
+    if (added === k || roundScore(score) < minScore) break;
+    const match = used.get(index.groupOfTool[doc]!);
+    const matched = [...wordsIn(turn, doc), ...(match?.keywords ?? [])];
+    turn.candidates.add([doc], RELEVANCE, { matched, typos: undefined }, score);
+    added++;
+  }
+  if (added === 0) {
+    turn.warnings.push({
+      code: 'RELEVANCE_ABSTAINED',
+      message: `no tool reached the minimum relevance ${minScore} (best ${roundScore(ranked[0]?.score ?? 0)}), so none is offered by relevance`,
+    });
+  }
+}
+
+/** The query words (own and related) that tool `doc` contains, in query order. */
+function wordsIn(turn: Turn, doc: number): string[] {
+  const { query } = turn.reading;
+  const relevance = turn.index.relevance();
+  return query.words.filter((_, slot) => relevance.hasTerm(doc, query.ids[slot]!));
+}
+
+/**
  * The `k` tools of `keyword` groups most relevant to the query with a score of at least
  * `minScore` (ties in catalog order); abstains with a warning when none reaches it.
  */
@@ -123,11 +189,10 @@ function addFallback(turn: Turn): void {
   let best = 0;
   let added = 0;
   for (const { doc, raw } of results) {
-    const score = roundScore(raw / maxScore);
-    best = Math.max(best, score);
-    if (score < fallback.minScore) continue;
-    const matched = query.words.filter((_, slot) => relevance.hasTerm(doc, query.ids[slot]!));
-    turn.candidates.add([doc], FALLBACK, { matched, typos: undefined }, raw);
+    const score = normalizeScore(raw, maxScore);
+    best = Math.max(best, roundScore(score));
+    if (roundScore(score) < fallback.minScore) continue;
+    turn.candidates.add([doc], FALLBACK, { matched: wordsIn(turn, doc), typos: undefined }, score);
     added++;
   }
   if (added === 0) {

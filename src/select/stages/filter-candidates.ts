@@ -3,7 +3,7 @@ import type { Turn } from '../turn.js';
 import type { DropCode, DroppedTool } from '../types.js';
 
 /**
- * Stage 3: the slots of the candidates that pass the turn's filters, in order; the others are
+ * Stage 4: the slots of the candidates that pass the turn's filters, in order; the others are
  * reported as dropped with the first filter they fail: missing `requires_context` keys (unless
  * `requireContext: false`), then `categories`, `maxCost` and `maxLatency`. Most candidates pass
  * with one test of the tool's filter bits against what this turn rejects; only the others are

@@ -1,7 +1,7 @@
 import { type Candidates, HISTORY, KEYWORD } from '../turn.js';
 
 /**
- * Stage 4: surviving slots in budget priority order. Strata in order (pinned, context, keyword,
+ * Stage 5: surviving slots in budget priority order. Strata in order (pinned, context, keyword,
  * history, fallback). Pinned and context tools keep catalog order and fallback tools their
  * search order; keyword and then history tools go round-robin over their groups: the best
  * tool of every group before the second of any, groups ordered by their best tool (higher
