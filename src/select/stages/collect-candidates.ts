@@ -139,7 +139,9 @@ function addByRelevance(turn: Turn): void {
     const docs = index.toolsOfGroup[group]!;
     const scores: number[] = [];
     relevance.scoreRanges(query, index.rangesOfGroup[group]!, docs, 0, docs.length, scores);
-    docs.forEach((doc, position) => raws.set(doc, scores[position]!));
+    docs.forEach((doc, position) => {
+      raws.set(doc, scores[position]!);
+    });
   }
   const ranked = [...raws]
     .map(([doc, raw]) => {
