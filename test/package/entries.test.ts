@@ -38,6 +38,7 @@ const ENTRIES: Record<string, readonly string[]> = {
     'importToolList',
     'keywordDocument',
     'paramsToJsonSchema',
+    'readToolModule',
     'suggestKeywords',
     'toCanonicalToolName',
     'toGroupName',

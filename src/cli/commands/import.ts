@@ -15,6 +15,7 @@ import {
   type ImportSource,
   importToolList,
 } from '../../migrate/import-tool-list.js';
+import { readToolModule } from '../../migrate/read-tool-module.js';
 import { keywordDocument } from '../../migrate/suggest-keywords.js';
 import { toGroupName } from '../../migrate/to-group-name.js';
 import { PayloadFormatError } from '../../providers/import/payload-format-error.js';
@@ -36,7 +37,9 @@ FORMAT: ${IMPORT_SOURCES.join(', ')};
 gemini (the same as google).
 FILE may hold a provider's "tools" array (or the whole request body), an MCP tools/list result
 {"tools": [...]}, an external tool's --schema output (one object or an array; --from
-canonical), or tools with "params" lists (--from params). Invalid names are converted (the
+canonical), or tools with "params" lists (--from params). With --from module, FILE is a
+JavaScript module whose exported tools are read: AI SDK ToolSets, OpenAI Agents SDK and
+LangChain tools, an MCP SDK McpServer, arrays of tool objects (TypeScript where Node runs it). Invalid names are converted (the
 mapping is printed and kept as "x-original-name"), messy types are repaired, each with a
 warning. FILE holding another format's tools than --from says is an error naming the --from
 that fits. Details: docs/migration.md.
@@ -49,6 +52,7 @@ rejects), 2 on a usage error.
 
 Options:
   --from FORMAT            format of FILE (required)
+  --export NAME            --from module: read only this export of FILE
   --group NAME             snake_case group name; the file is NAME_tools.json (required)
   --version VERSION        semver version of the group (default 1.0.0)
   --executor NAME          handler module for the tools (handlers/NAME; default: the group name)
@@ -68,6 +72,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     args,
     {
       from: { type: 'string' },
+      export: { type: 'string' },
       group: { type: 'string' },
       version: { type: 'string' },
       executor: { type: 'string' },
@@ -83,7 +88,13 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const options = readOptions(values);
   const file = positionals[0]!;
 
-  const input = await readInput(file, io.cwd);
+  const input =
+    options.from === 'module'
+      ? await readToolModule(file, {
+          cwd: io.cwd,
+          ...(options.exportName !== undefined ? { exportName: options.exportName } : {}),
+        })
+      : await readInput(file, io.cwd);
   const outDir = resolve(io.cwd, options.out ?? 'schemas');
   const target = join(outDir, `${options.group}_tools.json`);
   const shownTarget = displayPath(target, io.cwd);
@@ -192,6 +203,7 @@ function importOrExplain(
 
 interface ImportCliOptions {
   from: ImportSource;
+  exportName?: string;
   group: string;
   version?: string;
   executor?: string;
@@ -223,6 +235,13 @@ function readOptions(values: Record<string, unknown>): ImportCliOptions {
     );
   }
   const options: ImportCliOptions = { from: from as ImportSource, group };
+  const exportName = read('export');
+  if (exportName !== undefined) {
+    if (from !== 'module') {
+      throw new CliUsageError('--export NAME only applies to --from module', 'import');
+    }
+    options.exportName = exportName;
+  }
   const version = read('version');
   if (version !== undefined) {
     if (valid(version) !== version) {
