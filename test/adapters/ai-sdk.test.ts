@@ -178,6 +178,12 @@ describe('createAiSdkTools', () => {
     expect(() => createAiSdkTools(registry, { tools: ['add_tsk'] })).toThrowError(
       'createAiSdkTools: option "tools" names "add_tsk", which is not a tool of the registry; did you mean "add_task"?',
     );
+    expect(() => createAiSdkTools(registry, { tools: 'add_task' as never })).toThrowError(
+      'createAiSdkTools: option "tools" must be an array of tool names, got "add_task"',
+    );
+    expect(() => createAiSdkTools(registry, { tools: ['nothing_like_it_at_all'] })).toThrowError(
+      /names "nothing_like_it_at_all", which is not a tool of the registry$/,
+    );
     expect(() => createAiSdkTools(registry, { context: 'ada' as never })).toThrowError(
       'createAiSdkTools: option "context" must be an object, got "ada"',
     );
@@ -264,6 +270,42 @@ describe('createPrepareStep', () => {
     expect(withoutHistory.names).not.toContain('complete_task');
     expect(selections).toEqual([withHistory.names]);
     expect(offered(model.doGenerateCalls[0]!)).toEqual(withHistory.names);
+  });
+
+  it('reads user text parts, skips system and empty messages, and selects for "" without a user message', async () => {
+    const { registry } = await loadBundledRegistry();
+    const selections: string[][] = [];
+    const prepareStep = createPrepareStep(registry, {
+      select: { context: { user_id: 'ada' }, fallback: 'none' },
+      onSelection: (selection) => selections.push([...selection.names]),
+    });
+    prepareStep({
+      stepNumber: 0,
+      experimental_context: undefined,
+      messages: [
+        { role: 'system', content: 'You help with tasks.' },
+        { role: 'user', content: [{ type: 'image', image: new Uint8Array([1]) }] },
+        { role: 'assistant', content: 'Which one?' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'my calendar' },
+            { type: 'text', text: 'for tomorrow' },
+          ],
+        },
+      ],
+    });
+    prepareStep({
+      stepNumber: 0,
+      experimental_context: undefined,
+      messages: [{ role: 'system', content: 'No user yet.' }],
+    });
+    const pinned = registry.select('', { context: { user_id: 'ada' } }).names;
+    expect(selections).toEqual([
+      registry.select('my calendar\nfor tomorrow', { context: { user_id: 'ada' } }).names,
+      pinned,
+    ]);
+    expect(selections[0]).toContain('get_agenda');
   });
 
   it('keeps alwaysActive tools that are not in the registry', async () => {

@@ -90,6 +90,12 @@ describe('createLangChainTools', () => {
     await expect(aborted).rejects.toMatchObject({ code: 'ABORTED' });
     const [timed] = createLangChainTools(registry, { executeOptions: { timeoutMs: 20 } });
     await expect(timed!.invoke({})).rejects.toMatchObject({ code: 'TIMEOUT' });
+    // a signal of its own and the run's: either one cancels
+    const own = new AbortController();
+    const [both] = createLangChainTools(registry, { executeOptions: { signal: own.signal } });
+    const cancelled = both!.invoke({}, { signal: new AbortController().signal });
+    own.abort();
+    await expect(cancelled).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
   it('rejects unknown options with a message naming them', async () => {

@@ -167,6 +167,14 @@ await server.connect(InMemoryTransport.createLinkedPair()[1]);
     );
   });
 
+  it('names the export of an MCP server without tools', async () => {
+    const source = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+export const server = new McpServer({ name: 'empty', version: '1.0.0' });`;
+    await expect(read(source)).rejects.toThrowError(
+      'export "server" of tools.mjs: cannot list the tools of the MCP server: MCP error -32601: Method not found',
+    );
+  });
+
   it('marks a schema it cannot convert, naming the fix', async () => {
     const source = `
 export const tools = {
@@ -189,6 +197,97 @@ export const tools = {
         'its schema is a valibot schema without JSON Schema output; give a JSON Schema instead',
       ],
       ['broken', 'its schema is a number, not a schema object'],
+    ]);
+  });
+
+  it('reads lone tools, output schemas and lazy schemas; skips provider tools and other exports', async () => {
+    const source = `
+import { tool as aiTool, jsonSchema } from 'ai';
+import { tool } from '@langchain/core/tools';
+import { z } from 'zod';
+
+export const calculator = tool(async () => '2', {
+  name: 'add_numbers',
+  description: 'Add two numbers.',
+  schema: z.object({ a: z.number() }),
+});
+export const config = { retries: 3 };
+export const aiTools = {
+  getQuote: aiTool({
+    description: 'Get a stock quote.',
+    inputSchema: () => jsonSchema({ type: 'object', properties: { symbol: { type: 'string' } } }),
+    outputSchema: z.object({ price: z.number() }),
+  }),
+  getChart: aiTool({
+    description: 'Get a chart.',
+    inputSchema: jsonSchema({ type: 'object', properties: {} }),
+    outputSchema: { '~standard': { vendor: 'arktype', version: 1 } },
+  }),
+  webSearch: { type: 'provider', id: 'openai.web_search', args: {}, inputSchema: jsonSchema({}) },
+};
+`;
+    const { tools, warnings } = await read(source);
+    expect(tools).toEqual([
+      {
+        name: 'getQuote',
+        description: 'Get a stock quote.',
+        inputSchema: { type: 'object', properties: { symbol: { type: 'string' } } },
+        outputSchema: {
+          type: 'object',
+          properties: { price: { type: 'number' } },
+          required: ['price'],
+        },
+        kind: 'ai-sdk',
+        exportName: 'aiTools',
+      },
+      {
+        name: 'getChart',
+        description: 'Get a chart.',
+        inputSchema: { type: 'object', properties: {} },
+        kind: 'ai-sdk',
+        exportName: 'aiTools',
+      },
+      expect.objectContaining({ name: 'add_numbers', kind: 'langchain', exportName: 'calculator' }),
+    ]);
+    expect(warnings).toEqual([
+      {
+        code: 'FIELD_DROPPED',
+        tool: 'getChart',
+        message:
+          'the outputSchema of "getChart" (export "aiTools") was left out: its schema is a arktype schema without JSON Schema output; give a JSON Schema instead',
+      },
+      {
+        code: 'ENTRY_SKIPPED',
+        tool: 'webSearch',
+        message:
+          '"webSearch" in export "aiTools" is a provider-hosted tool, not a function tool; it was skipped',
+      },
+    ]);
+  });
+
+  it('marks schemas whose conversion fails or gives no object', async () => {
+    const source = `
+import { jsonSchema } from 'ai';
+import { z } from 'zod';
+export const tools = {
+  dated: { description: 'x', inputSchema: z.object({ when: z.date() }) },
+  numeric: { description: 'x', inputSchema: jsonSchema(42) },
+  zod3: { description: 'x', inputSchema: { _def: { typeName: 'ZodObject' }, parse() {} } },
+};
+`;
+    const { tools } = await read(source);
+    expect(tools.map((tool) => [tool.name, tool.problem])).toEqual([
+      [
+        'dated',
+        expect.stringMatching(
+          /^its schema cannot be converted to JSON Schema: Date cannot be represented/,
+        ),
+      ],
+      ['numeric', 'its JSON Schema is a number, not an object'],
+      [
+        'zod3',
+        'its schema is a Zod schema without JSON Schema output (Zod 3, or Zod 4 before 4.2): use zod 4.2 or later, or give a JSON Schema',
+      ],
     ]);
   });
 
