@@ -18,7 +18,7 @@ import { ToolCallFailure } from '../tool-call-failure.js';
 
 /**
  * Options of `createLangChainTools`. The default context is the call's runtime context
- * (`config.context`: `agent.invoke(input, { context })`, `tool.invoke(call, { context })`).
+ * (`config.context`: `tool.invoke(call, { context })`).
  */
 export type LangChainToolsOptions = AdapterToolOptions;
 
