@@ -22,7 +22,10 @@ import { readBfcl, readToolE } from './datasets.mjs';
 import { loadLiveMcpBench, measureTasks } from './livemcpbench-eval.mjs';
 import { learnToolE, measureToolE, toolETestSplit } from './toole-eval.mjs';
 
-const library = await import('../dist/src/index.js');
+const library = {
+  ...(await import('../dist/src/index.js')),
+  ...(await import('../dist/src/entries/import.js')),
+};
 const { learnFromTranscripts } = await import('../dist/src/entries/migrate.js');
 const { createRegistry, DEFAULT_FALLBACK_MIN_SCORE } = library;
 const asJson = process.argv.includes('--json');

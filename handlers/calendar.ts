@@ -4,10 +4,17 @@
  * Times are ISO 8601 instants, stored in UTC; agenda days are UTC days.
  * @module
  */
-import { readJsonFile, updateJsonFile } from '../src/execute/file-store.js';
-import { createId, requireContextString, storeFile, todayUtc } from '../src/execute/handler-kit.js';
-import { ToolError } from '../src/execute/tool-error.js';
-import type { ToolContext, ToolHandlerOptions } from '../src/execute/types.js';
+
+import type { ToolContext, ToolHandlerOptions } from '../src/entries/handler-kit.js';
+import {
+  createId,
+  readJsonFile,
+  requireContextString,
+  storeFile,
+  ToolError,
+  todayUtc,
+  updateJsonFile,
+} from '../src/entries/handler-kit.js';
 
 /** One event as stored and returned. */
 export interface CalendarEvent {
@@ -51,11 +58,16 @@ export async function create_event(
     updated_at: now,
   };
   if (typeof input.location === 'string') event.location = input.location;
-  return updateJsonFile(storePath(context, options), emptyStore, (raw) => {
-    const store = checkStore(raw);
-    store.events.push(event);
-    return { value: store, result: { event } };
-  });
+  return updateJsonFile(
+    storePath(context, options),
+    emptyStore,
+    (raw) => {
+      const store = checkStore(raw);
+      store.events.push(event);
+      return { value: store, result: { event } };
+    },
+    { signal: options.signal },
+  );
 }
 
 /** Events overlapping the UTC days `from`..`to` (default today), by start time. */
@@ -89,28 +101,33 @@ export async function update_event(
   options: ToolHandlerOptions,
 ): Promise<{ event: CalendarEvent; changed: string[] }> {
   const eventId = String(input.event_id);
-  return updateJsonFile(storePath(context, options), emptyStore, (raw) => {
-    const store = checkStore(raw);
-    const event = findEvent(store, eventId);
-    const changed = EDITABLE_FIELDS.filter((field) => input[field] !== undefined);
-    if (changed.length === 0) return { result: { event, changed } };
-    const oldStart = Date.parse(event.start);
-    const oldEnd = Date.parse(event.end);
-    const start =
-      input.start === undefined ? new Date(oldStart) : parseInstant(input.start, 'start');
-    const end =
-      input.end !== undefined
-        ? parseInstant(input.end, 'end')
-        : new Date(start.getTime() + (oldEnd - oldStart));
-    checkRange(start, end);
-    event.start = start.toISOString();
-    event.end = end.toISOString();
-    if (typeof input.title === 'string') event.title = input.title;
-    if (Array.isArray(input.attendees)) event.attendees = input.attendees.map(String);
-    if (typeof input.location === 'string') event.location = input.location;
-    event.updated_at = new Date().toISOString();
-    return { value: store, result: { event, changed } };
-  });
+  return updateJsonFile(
+    storePath(context, options),
+    emptyStore,
+    (raw) => {
+      const store = checkStore(raw);
+      const event = findEvent(store, eventId);
+      const changed = EDITABLE_FIELDS.filter((field) => input[field] !== undefined);
+      if (changed.length === 0) return { result: { event, changed } };
+      const oldStart = Date.parse(event.start);
+      const oldEnd = Date.parse(event.end);
+      const start =
+        input.start === undefined ? new Date(oldStart) : parseInstant(input.start, 'start');
+      const end =
+        input.end !== undefined
+          ? parseInstant(input.end, 'end')
+          : new Date(start.getTime() + (oldEnd - oldStart));
+      checkRange(start, end);
+      event.start = start.toISOString();
+      event.end = end.toISOString();
+      if (typeof input.title === 'string') event.title = input.title;
+      if (Array.isArray(input.attendees)) event.attendees = input.attendees.map(String);
+      if (typeof input.location === 'string') event.location = input.location;
+      event.updated_at = new Date().toISOString();
+      return { value: store, result: { event, changed } };
+    },
+    { signal: options.signal },
+  );
 }
 
 /** Deletes an event. */
@@ -120,12 +137,17 @@ export async function cancel_event(
   options: ToolHandlerOptions,
 ): Promise<{ cancelled: CalendarEvent }> {
   const eventId = String(input.event_id);
-  return updateJsonFile(storePath(context, options), emptyStore, (raw) => {
-    const store = checkStore(raw);
-    const event = findEvent(store, eventId);
-    store.events = store.events.filter((candidate) => candidate !== event);
-    return { value: store, result: { cancelled: event } };
-  });
+  return updateJsonFile(
+    storePath(context, options),
+    emptyStore,
+    (raw) => {
+      const store = checkStore(raw);
+      const event = findEvent(store, eventId);
+      store.events = store.events.filter((candidate) => candidate !== event);
+      return { value: store, result: { cancelled: event } };
+    },
+    { signal: options.signal },
+  );
 }
 
 function findEvent(store: CalendarStore, eventId: string): CalendarEvent {

@@ -1,15 +1,21 @@
 /**
  * The `files` executor: read and edit text files inside the `workspace_root` from the context
- * (seed 000 `file_edit`). Every path is resolved inside the root, symlinks included; edits are
- * exact-match replacements written atomically (temporary file + rename, mode preserved).
+ * (seed 000 `file_edit`). Every path is resolved inside the root, symlinks included, and the
+ * file actually opened is checked again (a directory swapped for a symlink between the check
+ * and the open is caught); edits are exact-match replacements written atomically (temporary
+ * file + rename, mode preserved) through the checked directory.
  * @module
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { withFileLock, writeFileAtomic } from '../src/execute/file-store.js';
-import { requireContextString } from '../src/execute/handler-kit.js';
-import { ToolError } from '../src/execute/tool-error.js';
-import type { ToolContext } from '../src/execute/types.js';
+import { constants, type Stats } from 'node:fs';
+import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { ToolContext, ToolHandlerOptions } from '../src/entries/handler-kit.js';
+import {
+  requireContextString,
+  ToolError,
+  withFileLock,
+  writeFileAtomic,
+} from '../src/entries/handler-kit.js';
 
 /** Lines returned by file_read when no limit is given. */
 export const DEFAULT_READ_LIMIT = 2000;
@@ -39,7 +45,7 @@ export async function file_read(
 }> {
   const root = await workspaceRoot(context);
   const target = await resolveInWorkspace(root, String(input.file_path));
-  const text = await readTextFile(target);
+  const { text } = await readVerifiedText(root, target, String(input.file_path));
   const lines = splitLines(text);
   const offset = typeof input.offset === 'number' ? input.offset : 1;
   const limit = typeof input.limit === 'number' ? input.limit : DEFAULT_READ_LIMIT;
@@ -78,6 +84,7 @@ export async function file_read(
 export async function file_edit(
   input: Record<string, unknown>,
   context: ToolContext,
+  options?: ToolHandlerOptions,
 ): Promise<{ file_path: string; replacements: number }> {
   const oldString = String(input.old_string);
   const newString = String(input.new_string);
@@ -96,36 +103,50 @@ export async function file_edit(
       {},
     );
   }
+  const filePath = String(input.file_path);
   const root = await workspaceRoot(context);
-  const target = await resolveInWorkspace(root, String(input.file_path));
+  const target = await resolveInWorkspace(root, filePath);
   // in-process serialization: two edits of one file never interleave their read and write
   return withFileLock(
     target.real,
     async () => {
-      const text = await readTextFile(target);
-      const count = countOccurrences(text, oldString);
-      if (count === 0) {
-        throw new ToolError(
-          'OLD_STRING_NOT_FOUND',
-          `old_string was not found in ${target.display}. It must match the file exactly, including whitespace and indentation; read the file again and copy the text.`,
-          { file_path: target.display },
-        );
+      const directory = await openWorkspaceDirectory(root, target, filePath);
+      try {
+        const { text, mode } = await readVerifiedText(root, target, filePath, directory);
+        const count = countOccurrences(text, oldString);
+        if (count === 0) {
+          throw new ToolError(
+            'OLD_STRING_NOT_FOUND',
+            `old_string was not found in ${target.display}. It must match the file exactly, including whitespace and indentation; read the file again and copy the text.`,
+            { file_path: target.display },
+          );
+        }
+        if (count > 1 && !replaceAll) {
+          throw new ToolError(
+            'OLD_STRING_NOT_UNIQUE',
+            `old_string occurs ${count} times in ${target.display}. Include more surrounding text to make it unique, or set replace_all to true to replace every occurrence.`,
+            { file_path: target.display, occurrences: count },
+          );
+        }
+        const index = text.indexOf(oldString);
+        const updated = replaceAll
+          ? text.split(oldString).join(newString)
+          : text.slice(0, index) + newString + text.slice(index + oldString.length);
+        await writeFileAtomic(directory.entry(basename(target.real)), updated, {
+          mode,
+          // the directory may have been swapped since it was checked: check it again last
+          beforeCommit: () => directory.verify(),
+          ...(options?.signal !== undefined ? { signal: options.signal } : {}),
+        });
+        return { file_path: target.display, replacements: replaceAll ? count : 1 };
+      } finally {
+        await directory.close();
       }
-      if (count > 1 && !replaceAll) {
-        throw new ToolError(
-          'OLD_STRING_NOT_UNIQUE',
-          `old_string occurs ${count} times in ${target.display}. Include more surrounding text to make it unique, or set replace_all to true to replace every occurrence.`,
-          { file_path: target.display, occurrences: count },
-        );
-      }
-      const index = text.indexOf(oldString);
-      const updated = replaceAll
-        ? text.split(oldString).join(newString)
-        : text.slice(0, index) + newString + text.slice(index + oldString.length);
-      await writeFileAtomic(target.real, updated, { mode: target.mode });
-      return { file_path: target.display, replacements: replaceAll ? count : 1 };
     },
-    { crossProcess: false },
+    {
+      crossProcess: false,
+      ...(options?.signal !== undefined ? { signal: options.signal } : {}),
+    },
   );
 }
 
@@ -147,8 +168,6 @@ async function workspaceRoot(context: ToolContext): Promise<WorkspaceRoot> {
 interface ResolvedFile {
   real: string;
   display: string;
-  mode: number;
-  size: number;
 }
 
 /**
@@ -176,18 +195,14 @@ async function resolveInWorkspace(root: WorkspaceRoot, filePath: string): Promis
     );
   }
   if (!isInside(root.real, real)) throw outside(filePath, true);
-  const info = await stat(real);
-  if (!info.isFile()) {
+  // checked here for a clear message; the file actually opened is checked again later
+  const info = await stat(real).catch(() => undefined);
+  if (info !== undefined && !info.isFile()) {
     throw new ToolError('NOT_A_FILE', `${filePath} is not a regular file.`, {
       file_path: filePath,
     });
   }
-  return {
-    real,
-    display: relative(root.real, real),
-    mode: info.mode & 0o7777,
-    size: info.size,
-  };
+  return { real, display: relative(root.real, real) };
 }
 
 async function existingAncestorInside(root: WorkspaceRoot, path: string): Promise<boolean> {
@@ -211,24 +226,168 @@ function outside(filePath: string, viaLink = false): ToolError {
   );
 }
 
-async function readTextFile(target: ResolvedFile): Promise<string> {
-  if (target.size > MAX_FILE_BYTES) {
+/**
+ * Opens the resolved file and reads it, after checking that what was opened is inside the
+ * root: the path was checked before the open, and a directory component swapped for a
+ * symlink in between would otherwise hand out a file outside the workspace. With `directory`
+ * (an edit), the file is opened through the checked directory instead (and checked all the
+ * same: elsewhere than Linux that directory is only a path).
+ */
+async function readVerifiedText(
+  root: WorkspaceRoot,
+  target: ResolvedFile,
+  filePath: string,
+  directory?: WorkspaceDirectory,
+): Promise<{ text: string; mode: number }> {
+  let handle: FileHandle;
+  try {
+    const path = directory === undefined ? target.real : directory.entry(basename(target.real));
+    // non-blocking: a FIFO swapped in must not hang the call; no-follow: nor may a symlink
+    handle = await open(path, constants.O_RDONLY | NONBLOCK | NOFOLLOW);
+  } catch (error) {
+    if (isErrorCode(error, 'ELOOP')) throw outside(filePath, true);
     throw new ToolError(
-      'FILE_TOO_LARGE',
-      `${target.display} is ${target.size} bytes, more than ${MAX_FILE_BYTES}; it cannot be read or edited whole.`,
-      { file_path: target.display, bytes: target.size },
+      'FILE_NOT_FOUND',
+      `${target.display} could not be opened (${errorCodeOf(error)}); it may have been moved or deleted, read the directory again.`,
+      { file_path: filePath },
     );
   }
-  const buffer = await readFile(target.real);
-  if (buffer.subarray(0, 8192).includes(0)) {
-    throw new ToolError(
-      'BINARY_FILE',
-      `${target.display} looks like a binary file (it contains NUL bytes); only text files can be read or edited.`,
-      { file_path: target.display },
-    );
+  try {
+    const info = await handle.stat();
+    await checkOpenedInside(root, handle, info, target, filePath);
+    if (!info.isFile()) {
+      throw new ToolError('NOT_A_FILE', `${filePath} is not a regular file.`, {
+        file_path: filePath,
+      });
+    }
+    if (info.size > MAX_FILE_BYTES) {
+      throw new ToolError(
+        'FILE_TOO_LARGE',
+        `${target.display} is ${info.size} bytes, more than ${MAX_FILE_BYTES}; it cannot be read or edited whole.`,
+        { file_path: target.display, bytes: info.size },
+      );
+    }
+    const buffer = await handle.readFile();
+    if (buffer.subarray(0, 8192).includes(0)) {
+      throw new ToolError(
+        'BINARY_FILE',
+        `${target.display} looks like a binary file (it contains NUL bytes); only text files can be read or edited.`,
+        { file_path: target.display },
+      );
+    }
+    return { text: buffer.toString('utf8'), mode: info.mode & 0o7777 };
+  } finally {
+    await handle.close();
   }
-  return buffer.toString('utf8');
 }
+
+/**
+ * Where the descriptor's file really is: `/proc/self/fd/N` on Linux names the file that was
+ * opened, whatever happened to the path since. Undefined where there is no such view.
+ */
+async function locateDescriptor(fd: number): Promise<string | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    return await readlink(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Fails unless the opened file lies inside the root (see readVerifiedText). */
+async function checkOpenedInside(
+  root: WorkspaceRoot,
+  handle: FileHandle,
+  info: Stats,
+  target: ResolvedFile,
+  filePath: string,
+): Promise<void> {
+  const located = await locateDescriptor(handle.fd);
+  if (located !== undefined) {
+    if (!isInside(root.real, located)) throw outside(filePath, true);
+    return;
+  }
+  // elsewhere: the path, resolved again now, must lead inside to the very file that was opened
+  try {
+    const again = await realpath(target.real);
+    const current = await stat(again);
+    if (isInside(root.real, again) && current.ino === info.ino && current.dev === info.dev) return;
+  } catch {
+    // moved or deleted: refused below
+  }
+  throw outside(filePath, true);
+}
+
+/** The directory of an edited file, held open and checked to be inside the root. */
+interface WorkspaceDirectory {
+  /** A path to `name` in the held directory (through `/proc/self/fd` on Linux). */
+  entry(name: string): string;
+  /** Fails unless the held directory is still inside the root (and, elsewhere, at its path). */
+  verify(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the directory of `target` and checks it lies inside the root. On Linux every later
+ * step (reading the file, writing the temporary file, the rename) goes through
+ * `/proc/self/fd/N/<name>`, which names an entry of the opened directory whatever is swapped
+ * in at its path, so nothing can be read or written outside. Elsewhere the path is used and
+ * checked again just before the rename (a narrow window remains).
+ */
+async function openWorkspaceDirectory(
+  root: WorkspaceRoot,
+  target: ResolvedFile,
+  filePath: string,
+): Promise<WorkspaceDirectory> {
+  const path = dirname(target.real);
+  const handle = await open(path, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
+  try {
+    const info = await handle.stat();
+    const located = await locateDescriptor(handle.fd);
+    const verify = async () => {
+      if (located !== undefined) {
+        // the held directory itself: it must not have been moved out of the root since
+        const now = await locateDescriptor(handle.fd);
+        if (now === undefined || !isInside(root.real, now)) throw outside(filePath, true);
+        return;
+      }
+      const again = await realpath(path).catch(() => '');
+      const current = await stat(again).catch(() => undefined);
+      if (
+        !isInside(root.real, again) ||
+        current === undefined ||
+        current.ino !== info.ino ||
+        current.dev !== info.dev
+      ) {
+        throw outside(filePath, true);
+      }
+    };
+    await verify();
+    return {
+      entry: (name) =>
+        located !== undefined ? `/proc/self/fd/${handle.fd}/${name}` : join(path, name),
+      verify,
+      close: () => handle.close(),
+    };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+function isErrorCode(error: unknown, code: string): boolean {
+  return error !== null && typeof error === 'object' && 'code' in error && error.code === code;
+}
+
+function errorCodeOf(error: unknown): string {
+  return error !== null && typeof error === 'object' && 'code' in error
+    ? String(error.code)
+    : 'unknown error';
+}
+
+/** Opening never blocks (a FIFO) and never follows a final symlink; no-ops where unsupported. */
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 function splitLines(text: string): string[] {
   if (text === '') return [];

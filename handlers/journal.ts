@@ -4,16 +4,18 @@
  * Dates are calendar days (`YYYY-MM-DD`); "today" is the current UTC date.
  * @module
  */
-import { appendJsonLines, readJsonLines } from '../src/execute/file-store.js';
+
+import type { ToolContext, ToolHandlerOptions } from '../src/entries/handler-kit.js';
 import {
+  appendJsonLines,
   createId,
+  readJsonLines,
   requireContextString,
   scoreText,
   storeFile,
   todayUtc,
   tokenizeWords,
-} from '../src/execute/handler-kit.js';
-import type { ToolContext, ToolHandlerOptions } from '../src/execute/types.js';
+} from '../src/entries/handler-kit.js';
 
 /** One journal entry as stored and returned. */
 export interface JournalEntry {
@@ -39,7 +41,7 @@ export async function write_journal(
   };
   if (typeof input.mood === 'string') entry.mood = input.mood;
   if (Array.isArray(input.tags)) entry.tags = input.tags.map(String);
-  await appendJsonLines(storePath(context, options), [entry]);
+  await appendJsonLines(storePath(context, options), [entry], { signal: options.signal });
   return { entry };
 }
 

@@ -4,16 +4,18 @@
  * write-rename.
  * @module
  */
-import { readJsonFile, updateJsonFile } from '../src/execute/file-store.js';
+
+import type { ToolContext, ToolHandlerOptions } from '../src/entries/handler-kit.js';
 import {
   createId,
+  readJsonFile,
   requireContextString,
   scoreText,
   storeFile,
+  ToolError,
   tokenizeWords,
-} from '../src/execute/handler-kit.js';
-import { ToolError } from '../src/execute/tool-error.js';
-import type { ToolContext, ToolHandlerOptions } from '../src/execute/types.js';
+  updateJsonFile,
+} from '../src/entries/handler-kit.js';
 
 /** One document as stored. */
 export interface ProjectDoc {
@@ -94,6 +96,7 @@ export async function write_project_doc(
       store.docs.push(doc);
       return { value: store, result: { doc: summarize(doc), created: true } };
     },
+    { signal: options.signal },
   );
 }
 

@@ -3,10 +3,16 @@
  * `<dataDir>/tasks/<user_id>.json`, updated under a file lock with atomic write-rename.
  * @module
  */
-import { readJsonFile, updateJsonFile } from '../src/execute/file-store.js';
-import { createId, requireContextString, storeFile } from '../src/execute/handler-kit.js';
-import { ToolError } from '../src/execute/tool-error.js';
-import type { ToolContext, ToolHandlerOptions } from '../src/execute/types.js';
+
+import type { ToolContext, ToolHandlerOptions } from '../src/entries/handler-kit.js';
+import {
+  createId,
+  readJsonFile,
+  requireContextString,
+  storeFile,
+  ToolError,
+  updateJsonFile,
+} from '../src/entries/handler-kit.js';
 
 type Priority = 'low' | 'normal' | 'high';
 
@@ -44,11 +50,16 @@ export async function add_task(
   };
   if (typeof input.due_date === 'string') task.due_date = input.due_date;
   if (typeof input.notes === 'string') task.notes = input.notes;
-  return updateJsonFile(storePath(context, options), emptyStore, (raw) => {
-    const store = checkStore(raw, context, options);
-    store.tasks.push(task);
-    return { value: store, result: { task } };
-  });
+  return updateJsonFile(
+    storePath(context, options),
+    emptyStore,
+    (raw) => {
+      const store = checkStore(raw, context, options);
+      store.tasks.push(task);
+      return { value: store, result: { task } };
+    },
+    { signal: options.signal },
+  );
 }
 
 /** Lists tasks (open by default), by due date (undated last), then priority, then age. */
@@ -104,6 +115,7 @@ export async function complete_task(
       task.completed_at = new Date().toISOString();
       return { value: store, result: { task, already_done: false } };
     },
+    { signal: options.signal },
   );
 }
 

@@ -13,6 +13,11 @@ export {
   type DiscoveredExternalTool,
   discoverExternalTools,
 } from '../execute/external/discover-external-tools.js';
+export {
+  BASIC_ENVIRONMENT_VARIABLES,
+  type ExternalEnvironmentOptions,
+  externalEnvironment,
+} from '../execute/external/external-environment.js';
 export { binaryNameFromTool, toolNameFromBinary } from '../execute/external/external-tool-names.js';
 export {
   DEFAULT_EXTERNAL_GROUP,

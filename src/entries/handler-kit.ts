@@ -9,6 +9,7 @@ export {
   type FileLockOptions,
   readJsonFile,
   readJsonLines,
+  type StoreWriteOptions,
   updateJsonFile,
   type WriteFileAtomicOptions,
   withFileLock,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { JsonValue, RegisteredTool } from '../format/types.js';
-import { errorMessage } from '../util/error-message.js';
+import { errorIdentity, errorMessage } from '../util/error-message.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution-limits.js';
 import type { ExecutionTarget } from './execution-target.js';
@@ -112,6 +112,7 @@ async function invoke(
     return runExternalTool(tool, tool.command, input, {
       signal: handlerOptions.signal,
       maxOutputBytes,
+      externalEnv: registry.settings.executionLimits?.externalEnv,
     });
   }
   const handler = await resolveHandler(
@@ -178,21 +179,31 @@ function chooseTimeout(
 }
 
 function handlerFailure(tool: RegisteredTool, error: unknown): ExecuteResult {
-  if (ToolError.isInstance(error)) {
-    return failure(error.code, error.message, toJsonDetails(error.details));
-  }
+  // a handler may throw anything, even a proxy whose every trap throws: nothing here may throw
+  const toolError = readToolError(error);
+  if (toolError !== undefined) return failure(toolError.code, toolError.message, toolError.details);
   const message = errorMessage(error);
-  const details: Record<string, JsonValue> = {
-    name: error instanceof Error ? error.name : typeof error,
-  };
-  if (error !== null && typeof error === 'object' && 'code' in error) {
-    details.error_code = String(error.code);
-  }
+  const { name, code } = errorIdentity(error);
+  const details: Record<string, JsonValue> = { name };
+  if (code !== undefined) details.error_code = code;
   return failure(
     'HANDLER_ERROR',
     `Tool "${tool.name}" failed: ${message === '' ? 'the handler threw an error without a message' : message}`,
     details,
   );
+}
+
+function readToolError(
+  error: unknown,
+): { code: string; message: string; details: JsonValue } | undefined {
+  try {
+    if (!ToolError.isInstance(error)) return undefined;
+    const { code, message } = error;
+    if (typeof code !== 'string' || typeof message !== 'string') return undefined;
+    return { code, message, details: toJsonDetails(error.details) };
+  } catch {
+    return undefined;
+  }
 }
 
 function finishOutput(tool: RegisteredTool, raw: unknown, maxOutputBytes: number): ExecuteResult {
@@ -258,8 +269,7 @@ function toJsonDetails(details: unknown): JsonValue {
 }
 
 function describeReason(reason: unknown): string {
-  if (reason instanceof Error) return reason.message;
-  return reason === undefined ? 'aborted' : String(reason);
+  return reason === undefined ? 'aborted' : errorMessage(reason);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { LatencyEstimate } from '../format/types.js';
+import type { ExternalEnvironmentOptions } from './external/external-environment.js';
 
 /** Limits that protect the host from slow or noisy tools; each has a safe default. */
 export interface ExecutionLimits {
@@ -21,6 +22,11 @@ export interface ExecutionLimits {
   maxSchemaBytes: number;
   /** External tools run at the same time during discovery. Default 8. */
   discoveryConcurrency: number;
+  /**
+   * The host variables external tools see: by default all of them (every secret of the
+   * host); `{ allow: [...] }` passes only the basics (PATH, HOME, LANG, ...) and these names.
+   */
+  externalEnv?: ExternalEnvironmentOptions;
 }
 
 /** The defaults; see each field. */

@@ -6,9 +6,21 @@ export type DeadlineOutcome<T> =
   | { kind: 'aborted'; reason: unknown };
 
 /**
+ * The longest delay a Node timer supports (2^31 - 1 ms, about 24.8 days); a longer one would
+ * fire after 1 ms. Time limits above it count as no limit.
+ */
+export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
+/** Whether `timeoutMs` is a time limit a timer can keep (finite and at most `MAX_TIMER_DELAY_MS`). */
+export function isTimerDelay(timeoutMs: number): boolean {
+  return Number.isFinite(timeoutMs) && timeoutMs <= MAX_TIMER_DELAY_MS;
+}
+
+/**
  * Runs `task` with an AbortSignal that fires after `timeoutMs` or when `signal` aborts, and
  * settles as soon as either happens: a task that ignores its signal is abandoned, not awaited
- * (its late result or rejection is swallowed). `Infinity` means no time limit.
+ * (its late result or rejection is swallowed). `Infinity`, or anything over
+ * `MAX_TIMER_DELAY_MS`, means no time limit.
  */
 export function runWithDeadline<T>(
   task: (signal: AbortSignal) => T | Promise<T>,
@@ -35,7 +47,7 @@ export function runWithDeadline<T>(
       return;
     }
     signal?.addEventListener('abort', onAbort, { once: true });
-    if (Number.isFinite(timeoutMs)) {
+    if (isTimerDelay(timeoutMs)) {
       timer = setTimeout(() => {
         const reason = new Error(`timed out after ${timeoutMs} ms`);
         reason.name = 'TimeoutError';

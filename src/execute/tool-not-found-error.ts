@@ -1,8 +1,10 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
+import { MAX_QUOTED_NAME_LENGTH, shortenName } from '../util/shorten-name.js';
 
 /**
  * Thrown by `registry.execute` when no tool has the requested name: a bug in the caller or a
- * model inventing a tool, never a handler failure. The message lists the closest names.
+ * model inventing a tool, never a handler failure. The message lists the closest names; a
+ * name longer than any valid tool name is cut in the message (`toolName` keeps it whole).
  */
 export class ToolNotFoundError extends ToolcapError {
   /** The requested name. */
@@ -17,7 +19,12 @@ export class ToolNotFoundError extends ToolcapError {
         : toolCount === 0
           ? ' The registry holds no tools.'
           : ` The registry holds ${toolCount} tools; list them with registry.list() or "toolcap list".`;
-    super('TOOL_NOT_FOUND', `No tool named ${JSON.stringify(toolName)}.${hint}`);
+    const length =
+      toolName.length > MAX_QUOTED_NAME_LENGTH ? ` (${toolName.length} characters)` : '';
+    super(
+      'TOOL_NOT_FOUND',
+      `No tool named ${JSON.stringify(shortenName(toolName))}${length}.${hint}`,
+    );
     this.name = 'ToolNotFoundError';
     this.toolName = toolName;
     this.suggestions = Object.freeze([...suggestions]);

@@ -9,7 +9,10 @@ export const DIAGNOSTIC_CODES = {
     'A schema directory does not exist, or names a file that is not a `*_tools.json` group file.',
   FILE_TOO_LARGE: 'The file is larger than limits.maxFileBytes.',
   EMPTY_FILE: 'The file is empty or only whitespace.',
-  JSON_SYNTAX: 'The file is not valid JSON; line and column point at the first error.',
+  JSON_SYNTAX:
+    'The file is not valid JSON (or not UTF-8); line and column point at the first error.',
+  DUPLICATE_KEY:
+    'A key appears twice in one object (warning): JSON keeps the last value, a reader sees the first.',
   ROOT_NOT_OBJECT: 'The top level of the file is not a JSON object.',
   MISSING_FIELD: 'A required field is absent.',
   INVALID_FIELD: 'A field has the wrong type or an invalid value.',
@@ -64,6 +67,8 @@ export const DIAGNOSTIC_CODES = {
     'An external tool did not answer --schema: it failed, timed out, or printed too much.',
   EXTERNAL_NAME_MISMATCH:
     "An external tool's --schema name does not match its kebab-case binary name.",
+  EXTERNAL_NOT_EXECUTABLE:
+    'A file in a --tools-dir is not executable, so it is not registered (warning).',
   NO_GROUP_FILES: 'A directory contains no *_tools.json files (warning).',
 } as const;
 

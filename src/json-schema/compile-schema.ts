@@ -140,7 +140,7 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
   const cached = cache.get(schema);
   if (cached !== undefined) return cached;
   const dialect = schemaDialect(schema) ?? '2020-12';
-  const validate: ValidateFunction = engineFor(dialect).compile(schema);
+  const validate: ValidateFunction = engineFor(dialect).compile(withRootId(schema));
   compileCount++;
   const compiled: CompiledSchema = (data, subject = 'input') => {
     if (validate(data)) return VALID;
@@ -151,6 +151,17 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
   };
   cache.set(schema, compiled);
   return compiled;
+}
+
+/**
+ * ajv resolves `"$ref": "#"` (a recursive schema: a tree, a nested comment thread) through the
+ * root's `$id`, and a schema without one is only reachable once registered, which
+ * `addUsedSchema: false` prevents: without an id every call failed with SCHEMA_COMPILE_FAILED.
+ * A private id makes the root reachable; it is never registered or fetched.
+ */
+function withRootId(schema: JsonSchema): JsonSchema {
+  if (Object.hasOwn(schema, '$id')) return schema;
+  return { ...schema, $id: 'toolcap:root' };
 }
 
 /** How many schemas have been compiled in this process (for tests that guard laziness). */

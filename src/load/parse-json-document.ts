@@ -8,25 +8,39 @@ export interface TextPosition {
   column: number;
 }
 
+/** A key that appears more than once in one object (`JSON.parse` keeps the last value). */
+export interface DuplicateKey {
+  /** JSON Pointer of the member (the object's pointer plus the key). */
+  pointer: string;
+  key: string;
+  /** Where the key first appears. */
+  first: TextPosition;
+  /** Where it appears again (each repetition is reported once). */
+  position: TextPosition;
+}
+
 /** A parsed JSON file that can map JSON pointers back to text positions. */
 export interface JsonDocument {
   value: JsonValue;
   /** Position of the value at `pointer`, or of its closest existing ancestor. Computed lazily. */
   locate(pointer: string): TextPosition | undefined;
+  /** Every repeated key, in text order: one linear pass over the text, on demand. */
+  findDuplicateKeys(): DuplicateKey[];
 }
 
 /** The outcome of parsing a file's text. */
 export type ParseJsonResult =
   | { ok: true; document: JsonDocument }
   | { ok: false; reason: 'empty' }
-  | { ok: false; reason: 'syntax'; message: string; position: TextPosition };
+  | { ok: false; reason: 'syntax' | 'encoding'; message: string; position: TextPosition };
 
 const BYTE_ORDER_MARK = '\uFEFF';
 
 /**
  * Parses JSON text. The fast path is the native `JSON.parse`; positions (for error messages)
  * come from jsonc-parser, which only runs when a syntax error or a diagnostic needs them.
- * A UTF-8 byte order mark is accepted and ignored.
+ * A UTF-8 byte order mark is accepted and ignored; text that was UTF-16 or UTF-32 before it
+ * was decoded as UTF-8 is an `encoding` failure that says so.
  */
 export function parseJsonDocument(rawText: string): ParseJsonResult {
   const text = rawText.startsWith(BYTE_ORDER_MARK) ? rawText.slice(1) : rawText;
@@ -35,6 +49,15 @@ export function parseJsonDocument(rawText: string): ParseJsonResult {
   try {
     value = JSON.parse(text) as JsonValue;
   } catch (error) {
+    const encoding = detectWideEncoding(text);
+    if (encoding !== undefined) {
+      return {
+        ok: false,
+        reason: 'encoding',
+        message: `the text is ${encoding}, not UTF-8; save the file as UTF-8 (JSON files must be UTF-8)`,
+        position: { line: 1, column: 1 },
+      };
+    }
     return { ok: false, reason: 'syntax', ...describeSyntaxError(text, error) };
   }
   let locator: ((pointer: string) => TextPosition | undefined) | undefined;
@@ -46,8 +69,31 @@ export function parseJsonDocument(rawText: string): ParseJsonResult {
         locator ??= createLocator(text);
         return locator(pointer);
       },
+      findDuplicateKeys: () => findDuplicateKeys(text),
     },
   };
+}
+
+/** A UTF-16 or UTF-32 byte order mark (FF FE or FE FF) decoded as UTF-8: two U+FFFD. */
+const WIDE_MARK = '\uFFFD\uFFFD';
+
+/**
+ * "UTF-16 (little-endian)" and the like when `text` is UTF-16 or UTF-32 decoded as UTF-8: a
+ * byte order mark decodes to two U+FFFD, and ASCII characters come out interleaved with NULs
+ * (which valid JSON never holds). Looks at the first characters only.
+ */
+function detectWideEncoding(text: string): string | undefined {
+  if (text.startsWith(`\0\0${WIDE_MARK}`)) return 'UTF-32 (big-endian)';
+  const hasMark = text.startsWith(WIDE_MARK);
+  const start = text.slice(hasMark ? 2 : 0, hasMark ? 10 : 8);
+  // which of the first characters are NULs tells the width and the byte order
+  const shape = [...start].map((character) => (character === '\0' ? '0' : 'x')).join('');
+  if (shape.startsWith('00') && hasMark) return 'UTF-32 (little-endian)';
+  if (/^(?:x000){2}/.test(shape)) return 'UTF-32 (little-endian)';
+  if (/^(?:000x){2}/.test(shape)) return 'UTF-32 (big-endian)';
+  if (/^(?:x0){3}/.test(shape)) return 'UTF-16 (little-endian)';
+  if (/^(?:0x){3}/.test(shape)) return 'UTF-16 (big-endian)';
+  return hasMark && shape.includes('0') ? 'UTF-16' : undefined;
 }
 
 function describeSyntaxError(
@@ -334,4 +380,88 @@ function createLocator(text: string): (pointer: string) => TextPosition | undefi
 
 function unescapeToken(token: string): string {
   return token.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+/** One open object or array during the duplicate-key scan. */
+type OpenContainer =
+  | { kind: 'object'; keys: Map<string, number>; current: string }
+  | { kind: 'array'; index: number };
+
+/**
+ * The repeated keys of valid JSON `text`, in one pass without recursion: strings are skipped
+ * with `indexOf`, and only object keys are kept (one map per open object). A reviewer reads
+ * the first of two equal keys while `JSON.parse` keeps the last, so a group file could show
+ * `"name": "safe_tool"` and register `"dangerous_tool"`.
+ */
+function findDuplicateKeys(text: string): DuplicateKey[] {
+  const duplicates: { pointer: string; key: string; firstOffset: number; offset: number }[] = [];
+  const open: OpenContainer[] = [];
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x22) {
+      const end = findStringEnd(text, index);
+      let next = end + 1;
+      while (isJsonWhitespace(text.charCodeAt(next))) next++;
+      const container = open[open.length - 1];
+      if (text.charCodeAt(next) === 0x3a && container?.kind === 'object') {
+        const raw = text.slice(index + 1, end);
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(index, end + 1)) as string) : raw;
+        const firstOffset = container.keys.get(key);
+        if (firstOffset === undefined) container.keys.set(key, index);
+        else {
+          duplicates.push({ pointer: pointerOf(open, key), key, firstOffset, offset: index });
+        }
+        container.current = key;
+        index = next;
+      } else {
+        index = end;
+      }
+    } else if (code === 0x7b) {
+      open.push({ kind: 'object', keys: new Map(), current: '' });
+    } else if (code === 0x5b) {
+      open.push({ kind: 'array', index: 0 });
+    } else if (code === 0x7d || code === 0x5d) {
+      open.pop();
+    } else if (code === 0x2c) {
+      const container = open[open.length - 1];
+      if (container?.kind === 'array') container.index++;
+    }
+  }
+  if (duplicates.length === 0) return [];
+  const findPosition = createPositionFinder(text);
+  return duplicates.map(({ pointer, key, firstOffset, offset }) => ({
+    pointer,
+    key,
+    first: findPosition(firstOffset),
+    position: findPosition(offset),
+  }));
+}
+
+/** Offset of the quote that closes the string opening at `start` (text is valid JSON). */
+function findStringEnd(text: string, start: number): number {
+  let end = text.indexOf('"', start + 1);
+  for (;;) {
+    let backslashes = 0;
+    while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return end;
+    end = text.indexOf('"', end + 1);
+  }
+}
+
+function isJsonWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
+
+/** The pointer of member `key` of the innermost open object. */
+function pointerOf(open: readonly OpenContainer[], key: string): string {
+  let pointer = '';
+  for (let depth = 0; depth < open.length - 1; depth++) {
+    const container = open[depth]!;
+    pointer += `/${container.kind === 'array' ? container.index : escapeToken(container.current)}`;
+  }
+  return `${pointer}/${escapeToken(key)}`;
+}
+
+function escapeToken(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }

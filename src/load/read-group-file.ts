@@ -1,8 +1,10 @@
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { getAtPointer } from '../format/json-pointer.js';
 import type { LoadLimits } from '../format/limits.js';
 import type { Diagnostic } from '../format/types.js';
 import { errorMessage } from '../util/error-message.js';
-import { type JsonDocument, parseJsonDocument } from './parse-json-document.js';
+import { quoteValue } from '../util/quote-value.js';
+import { type DuplicateKey, type JsonDocument, parseJsonDocument } from './parse-json-document.js';
 import {
   type GroupValidation,
   type ValidateGroupOptions,
@@ -20,8 +22,10 @@ export interface CheckedGroupText {
 }
 
 /**
- * Reads one group file synchronously, refusing files over `limits.maxFileBytes` (measured on
- * the open file, so a file replaced after listing is measured as read).
+ * Reads one group file synchronously, refusing files over `limits.maxFileBytes` and anything
+ * that is not a regular file. Both are checked on the open descriptor, so a file replaced after
+ * listing is judged as read; the open never blocks (a FIFO swapped in would otherwise wait
+ * forever for a writer).
  */
 export function readGroupFileText(
   file: string,
@@ -29,34 +33,55 @@ export function readGroupFileText(
   label: string,
 ): { text: string } | { diagnostic: Diagnostic } {
   let descriptor: number | undefined;
+  const unreadable = (message: string) => ({
+    diagnostic: {
+      severity: 'error' as const,
+      code: 'FILE_UNREADABLE',
+      file: label,
+      pointer: '',
+      message,
+    },
+  });
   try {
-    descriptor = openSync(file, 'r');
-    const { size } = fstatSync(descriptor);
-    if (size > limits.maxFileBytes) {
+    descriptor = openSync(file, OPEN_NONBLOCKING);
+    const info = fstatSync(descriptor);
+    if (!info.isFile()) {
+      return unreadable(
+        `the path is not a regular file (it is ${describeFileType(info)}); a group file must be a plain JSON file`,
+      );
+    }
+    if (info.size > limits.maxFileBytes) {
       return {
         diagnostic: {
           severity: 'error',
           code: 'FILE_TOO_LARGE',
           file: label,
           pointer: '',
-          message: `the file is ${size} bytes, larger than ${limits.maxFileBytes} (limits.maxFileBytes); split the group or raise the limit`,
+          message: `the file is ${info.size} bytes, larger than ${limits.maxFileBytes} (limits.maxFileBytes); split the group or raise the limit`,
         },
       };
     }
     return { text: readFileSync(descriptor, 'utf8') };
   } catch (error) {
-    return {
-      diagnostic: {
-        severity: 'error',
-        code: 'FILE_UNREADABLE',
-        file: label,
-        pointer: '',
-        message: `the file could not be read (${errorMessage(error)}); check that it exists and is readable`,
-      },
-    };
+    return unreadable(
+      `the file could not be read (${errorMessage(error)}); check that it exists and is readable`,
+    );
   } finally {
     if (descriptor !== undefined) closeSync(descriptor);
   }
+}
+
+/** Read-only and non-blocking: opening a FIFO or a device returns at once (no-op on Windows). */
+export const OPEN_NONBLOCKING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** "a directory", "a FIFO (named pipe)", ...: what a path that is not a regular file is. */
+export function describeFileType(info: Stats): string {
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  return 'a special file';
 }
 
 /**
@@ -90,19 +115,46 @@ export function checkGroupText(
             pointer: '',
             line: parsed.position.line,
             column: parsed.position.column,
-            message: `invalid JSON: ${parsed.message}; fix the syntax at this position`,
+            message:
+              parsed.reason === 'encoding'
+                ? parsed.message
+                : `invalid JSON: ${parsed.message}; fix the syntax at this position`,
           };
     return { document: undefined, validation: undefined, diagnostics: [diagnostic] };
   }
   const { document } = parsed;
   const validation = validateGroupDocument(document.value, options);
-  const diagnostics = validation.problems.map((problem): Diagnostic => {
+  const diagnostics = document
+    .findDuplicateKeys()
+    .map((duplicate) => describeDuplicateKey(duplicate, document, label));
+  for (const problem of validation.problems) {
     const position = document.locate(problem.pointer);
-    return {
+    diagnostics.push({
       ...problem,
       file: label,
       ...(position !== undefined ? { line: position.line, column: position.column } : {}),
-    };
-  });
+    });
+  }
   return { document, validation, diagnostics };
+}
+
+/**
+ * A `DUPLICATE_KEY` warning: JSON keeps the last of two equal keys while a reviewer reads the
+ * first, so `"name": "safe_tool", "name": "dangerous_tool"` registers `dangerous_tool`.
+ */
+function describeDuplicateKey(
+  duplicate: DuplicateKey,
+  document: JsonDocument,
+  label: string,
+): Diagnostic {
+  const kept = getAtPointer(document.value, duplicate.pointer);
+  return {
+    severity: 'warning',
+    code: 'DUPLICATE_KEY',
+    file: label,
+    pointer: duplicate.pointer,
+    line: duplicate.position.line,
+    column: duplicate.position.column,
+    message: `the key ${quoteValue(duplicate.key)} appears again in this object (first at line ${duplicate.first.line}, column ${duplicate.first.column}); JSON keeps the last value, ${quoteValue(kept)}, while a reader sees the first: remove one of them`,
+  };
 }

@@ -11,11 +11,13 @@ import {
   toolFieldTexts,
 } from './tool-document.js';
 
-/** A ranking query: term ids, their weights, and how many words no tool contains. */
+/** A ranking query: term ids and their weights. */
 export interface RankingQuery {
   ids: readonly number[];
   weights: readonly number[];
-  /** Words of the message whose terms no tool contains (they count in `maxScore`). */
+  /** How many leading terms count in `maxScore` (the rest are related words). */
+  own: number;
+  /** Summed weight of the message words no tool contains (they count in `maxScore`). */
   unknown: number;
 }
 
@@ -135,13 +137,13 @@ export class RelevanceIndex {
   }
 
   /**
-   * The score a tool containing every query term with unbounded frequency would approach:
+   * The score a tool containing every own query term with unbounded frequency would approach:
    * dividing by it turns raw scores into 0-1 relevance comparable across queries. Terms no
-   * tool contains count with the rarest term's idf.
+   * tool contains count with the rarest term's idf; related words do not count.
    */
   maxScore(query: RankingQuery): number {
     let sum = query.unknown * this.unknownIdf;
-    for (let index = 0; index < query.ids.length; index++) {
+    for (let index = 0; index < query.own; index++) {
       const id = query.ids[index]!;
       const idf = this.documentFrequency(id) > 0 ? this.#idf[id]! : this.unknownIdf;
       sum += idf * query.weights[index]!;

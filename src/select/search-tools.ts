@@ -1,6 +1,7 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { describeValue } from '../util/check-options.js';
-import { analyzeTurn } from './analyze-turn.js';
+import { type AnalyzedTurn, analyzeTurn } from './analyze-turn.js';
+import { buildRankingQuery } from './build-ranking-query.js';
 import { compareStrings } from './keyword-index.js';
 import { checkPositiveInteger, checkScore } from './resolve-select-options.js';
 import { roundScore } from './round-score.js';
@@ -24,12 +25,10 @@ export function searchTools(
 ): SearchResult[] {
   const { k, minScore, typoTolerance, groups } = resolveSearchOptions(query, options);
   const relevance = index.relevance();
-  const turn = analyzeTurn(query, index.words());
-  const ids = [...turn.queryIds];
-  const words = [...turn.queryWords];
-  let unknown = turn.unknown.length;
-  if (typoTolerance) unknown -= addTypoTerms(index, turn.unknown, ids, words);
-  const ranking = { ids, weights: ids.map(() => 1), unknown };
+  const analyzed = analyzeTurn(query, index.words());
+  if (typoTolerance) addTypoTerms(index, analyzed);
+  const ranking = buildRankingQuery(index, analyzed, [], index.ranking);
+  const { ids, words } = ranking;
 
   let accept: ((doc: number) => boolean) | undefined;
   if (groups !== undefined) {
@@ -82,29 +81,31 @@ function resolveSearchOptions(
   };
 }
 
-/** Adds indexed terms one edit away from the unknown query words; returns how many words it fixed. */
-function addTypoTerms(
-  index: SelectionIndex,
-  unknownWords: readonly { word: string; term: string }[],
-  ids: number[],
-  words: string[],
-): number {
+/**
+ * Adds to the query of `analyzed` the indexed terms one edit away from each word no tool
+ * contains (shown as `word~term`); a word that found some no longer counts as unknown.
+ */
+function addTypoTerms(index: SelectionIndex, analyzed: AnalyzedTurn): void {
   const typos = index.vocabularyTypos();
-  let fixed = 0;
-  for (const { word, term } of unknownWords) {
+  const { queryIds: ids, queryWords: words } = analyzed;
+  const stillUnknown: AnalyzedTurn['unknown'] = [];
+  for (const entry of analyzed.unknown) {
+    const { word, term } = entry;
     const found = typos.lookup(term);
-    for (const entry of typos.lookup(word)) {
-      if (!found.some((other) => other.value === entry.value)) found.push(entry);
+    for (const match of typos.lookup(word)) {
+      if (!found.some((other) => other.value === match.value)) found.push(match);
     }
-    if (found.length === 0) continue;
+    if (found.length === 0) {
+      stillUnknown.push(entry);
+      continue;
+    }
     // in term order, so results never depend on the typo index's internal order
     found.sort((a, b) => compareStrings(a.word, b.word));
-    fixed++;
-    for (const entry of found) {
-      if (ids.includes(entry.value)) continue;
-      ids.push(entry.value);
-      words.push(`${word}~${entry.word}`);
+    for (const alternative of found) {
+      if (ids.includes(alternative.value)) continue;
+      ids.push(alternative.value);
+      words.push(`${word}~${alternative.word}`);
     }
   }
-  return fixed;
+  analyzed.unknown.splice(0, analyzed.unknown.length, ...stillUnknown);
 }

@@ -1,4 +1,4 @@
-import { analyzeTurn } from './analyze-turn.js';
+import type { Warning } from '../format/types.js';
 import { resolveSelectOptions } from './resolve-select-options.js';
 import type { SelectionIndex } from './selection-index.js';
 import { applyBudgets } from './stages/apply-budgets.js';
@@ -6,14 +6,15 @@ import { buildSelection } from './stages/build-selection.js';
 import { collectCandidates } from './stages/collect-candidates.js';
 import { filterCandidates } from './stages/filter-candidates.js';
 import { orderCandidates } from './stages/order-candidates.js';
+import { readTurn } from './stages/read-turn.js';
 import { scoreCandidates } from './stages/score-candidates.js';
 import { Candidates, type Turn } from './turn.js';
 import type { Selection, SelectOptions } from './types.js';
 
 /**
- * Chooses the tools for one turn; see `Registry.select`. Six stages over a turn made for this
- * call: collect the candidates of each strategy, score the ranked ones, filter, order by budget
- * priority, apply the budgets, build the selection. The work grows with the message and the
+ * Chooses the tools for one turn; see `Registry.select`. Seven stages over a turn made for this
+ * call: read the message and history, collect the candidates of each strategy, score the
+ * ranked ones, filter, order by budget priority, apply the budgets, build the selection. The work grows with the message and the
  * candidates (the tools of the pinned, context and matched groups), not with the catalog:
  * keywords are found through an inverted index and only candidates are scored. The reference
  * selector (`reference/reference-select.ts`) states the same rules plainly; property tests
@@ -25,27 +26,18 @@ export function selectTools(
   options: SelectOptions = {},
 ): Selection {
   const settings = resolveSelectOptions(message, options);
-  const analyzed = analyzeTurn(message, index.words());
-  if (settings.typoTolerance) {
-    index.keywords.addTypoAlternatives(analyzed, (word) => index.analyzer.stem(word));
-  }
+  const warnings: Warning[] = [];
   const turn: Turn = {
     index,
     message,
     settings,
-    analyzed,
-    query: {
-      ids: [...analyzed.queryIds],
-      weights: analyzed.queryIds.map(() => 1),
-      words: [...analyzed.queryWords],
-      unknown: analyzed.unknown.length,
-    },
+    reading: readTurn(index, message, settings, warnings),
     candidates: new Candidates(),
     rankedRanges: [],
     rankedStart: 0,
     rankedEnd: 0,
     dropped: [],
-    warnings: [],
+    warnings,
   };
   collectCandidates(turn);
   const maxScore = scoreCandidates(turn);

@@ -5,10 +5,12 @@ import type {
   SelectionStrategy,
   ToolCategory,
 } from '../format/types.js';
+import { commonness, relatedTerms } from '../text/lexicon.js';
 import { getDefaultTextAnalyzer, type TextAnalyzer } from '../text/text-analyzer.js';
 import { TypoIndex } from '../text/typo-index.js';
 import { WordCache } from './analyze-turn.js';
 import { KeywordIndex } from './keyword-index.js';
+import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { RelevanceIndex } from './relevance-index.js';
 import { TermVocabulary } from './term-vocabulary.js';
 import type { ContextCheck } from './types.js';
@@ -23,7 +25,20 @@ export interface SelectionIndexInput {
   services?: ReadonlyMap<string, unknown> | undefined;
   /** Estimated tokens of one tool's definition for a provider (the `maxTokens` budget). */
   estimateTokens: (tool: RegisteredTool, provider: ProviderId) => number;
+  /** Ranking weights. Default `DEFAULT_RANKING`. */
+  ranking?: RankingSettings | undefined;
 }
+
+/** What the English lexicon says about one index term, as this snapshot can use it. */
+export interface LexicalTerm {
+  /** 0-1, how common the word is in general English (0 for non-English analyzers). */
+  commonness: number;
+  /** Related terms some tool contains, with the lexicon's weight of the relation. */
+  related: readonly { id: number; weight: number }[];
+}
+
+const NOT_IN_LEXICON: LexicalTerm = Object.freeze({ commonness: 0, related: Object.freeze([]) });
+const LEXICAL_CACHE_LIMIT = 50_000;
 
 /** Ranks of cost and latency estimates (the filters compare ranks). */
 export const COST_RANKS: Readonly<Record<string, number>> = { low: 0, medium: 1, high: 2 };
@@ -102,7 +117,9 @@ export class SelectionIndex {
   /** Name and group of each tool, so drops are reported without reading the tools. */
   readonly toolNames: readonly string[];
   readonly toolGroups: readonly string[];
+  readonly ranking: RankingSettings;
   readonly #estimateTokens: SelectionIndexInput['estimateTokens'];
+  readonly #lexical = new Map<string, LexicalTerm>();
   readonly #tokenEstimates = new Map<ProviderId, Float64Array>();
   #toolByName: ReadonlyMap<string, number> | undefined;
   #relevance: RelevanceIndex | undefined;
@@ -116,6 +133,7 @@ export class SelectionIndex {
     this.analyzer = input.analyzer ?? getDefaultTextAnalyzer();
     this.services = input.services ?? new Map();
     this.#estimateTokens = input.estimateTokens;
+    this.ranking = input.ranking ?? DEFAULT_RANKING;
     const count = this.tools.length;
     this.groupByName = new Map(this.groups.map((group, position) => [group.group, position]));
     this.strategyOfGroup = this.groups.map((group) => group.selection.strategy);
@@ -186,7 +204,13 @@ export class SelectionIndex {
 
   /** The BM25F index, built on first use. */
   relevance(): RelevanceIndex {
-    this.#relevance ??= new RelevanceIndex(this.tools, this.groups, this.analyzer, this.vocabulary);
+    this.#relevance ??= new RelevanceIndex(
+      this.tools,
+      this.groups,
+      this.analyzer,
+      this.vocabulary,
+      this.ranking.fields,
+    );
     return this.#relevance;
   }
 
@@ -210,6 +234,28 @@ export class SelectionIndex {
       this.#vocabularyTypos = typos;
     }
     return this.#vocabularyTypos;
+  }
+
+  /**
+   * The lexicon's view of `term` (an index term): its commonness, and its related terms that
+   * some tool of this snapshot contains. Only for English analyzers (`analyzer.language`).
+   */
+  lexical(term: string): LexicalTerm {
+    if (this.analyzer.language !== 'en') return NOT_IN_LEXICON;
+    let entry = this.#lexical.get(term);
+    if (entry === undefined) {
+      const relevance = this.relevance();
+      const related: { id: number; weight: number }[] = [];
+      for (const candidate of relatedTerms(term)) {
+        if (commonness(candidate.term) < this.ranking.relatedMinCommonness) continue;
+        const id = this.vocabulary.idOf(candidate.term);
+        if (relevance.documentFrequency(id) > 0) related.push({ id, weight: candidate.weight });
+      }
+      entry = { commonness: commonness(term), related };
+      if (this.#lexical.size >= LEXICAL_CACHE_LIMIT) this.#lexical.clear();
+      this.#lexical.set(term, entry);
+    }
+    return entry;
   }
 
   /** Estimated tokens of tool `tool`'s definition for `provider`, computed once per snapshot. */

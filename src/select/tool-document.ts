@@ -16,7 +16,8 @@ export interface DocumentField {
 
 /**
  * The fields of a tool's document, in scoring order. The tool name counts most, then the
- * group's keywords, title and tags, then the description; parameter text and the group
+ * group's keywords, title and tags, then the description; parameter text, the example requests
+ * (many, so each counts little, and normalized by their total length) and the group
  * description are weaker evidence.
  */
 export const DOCUMENT_FIELDS: readonly DocumentField[] = Object.freeze([
@@ -26,6 +27,7 @@ export const DOCUMENT_FIELDS: readonly DocumentField[] = Object.freeze([
   { name: 'description', scope: 'tool', weight: 1, b: 0.75, repeats: false },
   { name: 'parameterNames', scope: 'tool', weight: 0.6, b: 0.75, repeats: true },
   { name: 'parameterTexts', scope: 'tool', weight: 0.2, b: 0.75, repeats: false },
+  { name: 'exampleRequests', scope: 'tool', weight: 0.3, b: 1, repeats: false },
   { name: 'keywords', scope: 'group', weight: 1.5, b: 0.5, repeats: true },
   { name: 'group', scope: 'group', weight: 0.5, b: 0.5, repeats: true },
 ] satisfies DocumentField[]);
@@ -48,6 +50,7 @@ export function toolFieldTexts(tool: RegisteredTool): string[] {
     tool.description,
     names.join(' '),
     texts.join(' '),
+    (tool.example_requests ?? []).join(' '),
   ];
 }
 

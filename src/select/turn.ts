@@ -1,7 +1,7 @@
 import type { Warning } from '../format/types.js';
-import type { AnalyzedTurn } from './analyze-turn.js';
 import type { ResolvedSelectOptions } from './resolve-select-options.js';
 import type { SelectionIndex } from './selection-index.js';
+import type { TurnReading } from './stages/read-turn.js';
 import type { DroppedTool, SelectionStrategyName, TypoMatch } from './types.js';
 
 /**
@@ -72,16 +72,6 @@ export class Candidates {
   }
 }
 
-/** The ranking query of a turn, built by the collect stage (history extends it). */
-export interface TurnQuery {
-  ids: number[];
-  weights: number[];
-  /** The word each term came from, for `matched` of fallback tools. */
-  words: string[];
-  /** Message words whose terms no tool or keyword contains (they count in the max score). */
-  unknown: number;
-}
-
 /**
  * Everything one `select` call works on, made fresh for the call and dropped after it: the
  * stages read and extend it in order (collect → score → filter → order → budget → build).
@@ -98,8 +88,8 @@ export interface Turn {
   readonly index: SelectionIndex;
   readonly message: string;
   readonly settings: ResolvedSelectOptions;
-  readonly analyzed: AnalyzedTurn;
-  readonly query: TurnQuery;
+  /** What the message and the history say (stage 1). */
+  readonly reading: TurnReading;
   readonly candidates: Candidates;
   readonly rankedRanges: number[];
   /** The slots of the keyword and history candidates: `rankedStart <= slot < rankedEnd`. */

@@ -34,6 +34,12 @@ export interface TextAnalyzer {
   stem(word: string): string;
   /** Whether relevance ranking ignores `word` (keyword matching never does). */
   isStopword(word: string): boolean;
+  /**
+   * The language of the index terms, when they are the built-in English Porter stems (`"en"`):
+   * ranking then also uses the English lexicon (related words, word commonness). Omit it for
+   * other stemmers.
+   */
+  readonly language?: string;
 }
 
 /** A stemmer: `"porter"` (English, the default), `"none"`, or a function of one lowercase word. */
@@ -100,6 +106,7 @@ export function createTextAnalyzer(options: TextAnalyzerOptions = {}): TextAnaly
   };
 
   return {
+    ...(options.stemmer === undefined || options.stemmer === 'porter' ? { language: 'en' } : {}),
     tokenize: tokenizeText,
     analyze: (text: string): AnalyzedToken[] => tokenizeText(text).map(analyzeToken),
     stem,

@@ -14,6 +14,11 @@ export async function loadExternalTools(
   registry: Registry,
   options: LoadExternalToolsOptions,
 ): Promise<Registry> {
-  const snapshot = await addExternalTools(snapshotOf(registry), options, registry.settings.limits);
+  const externalEnv = options.externalEnv ?? registry.settings.executionLimits?.externalEnv;
+  const snapshot = await addExternalTools(
+    snapshotOf(registry),
+    externalEnv === undefined ? options : { ...options, externalEnv },
+    registry.settings.limits,
+  );
   return createRegistryObject(snapshot, registry.settings);
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { type ExecutionLimitsInput, resolveExecutionLimits } from '../execute/execution-limits.js';
+import { isEnvironmentPattern } from '../execute/external/external-environment.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits, resolveLoadLimits } from '../format/limits.js';
 import type { FallbackExecute, FallbackTool } from '../registry/fallback-tools.js';
 import type { ContextCheck } from '../select/types.js';
@@ -93,12 +94,22 @@ const isLimits: OptionCheck = (value) => {
 
 const isExecutionLimits: OptionCheck = (value) => {
   const shape =
-    'an object such as { timeoutsMs: { fast: 5000 }, maxInputBytes: 1048576 } of positive numbers';
+    'an object such as { timeoutsMs: { fast: 5000 }, maxInputBytes: 1048576 } of positive numbers, with externalEnv: { allow: ["NAME", "PREFIX_*"] }';
   if (isObject(value) !== undefined) return shape;
   const positive = (number: unknown) =>
     number === undefined || (typeof number === 'number' && number > 0);
   for (const [key, limit] of Object.entries(value as object)) {
-    if (key === 'timeoutsMs') {
+    if (key === 'externalEnv') {
+      const allow = (limit as { allow?: unknown } | undefined)?.allow;
+      if (
+        limit !== undefined &&
+        (isObject(limit) !== undefined ||
+          !Array.isArray(allow) ||
+          !allow.every((name) => typeof name === 'string' && isEnvironmentPattern(name)))
+      ) {
+        return shape;
+      }
+    } else if (key === 'timeoutsMs') {
       if (isObject(limit) !== undefined) return shape;
       if (!Object.values(limit as object).every(positive)) return shape;
     } else if (!positive(limit)) {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { listGroupFiles as listDirectory } from '../load/list-group-files.js';
+import { OPEN_NONBLOCKING } from '../load/read-group-file.js';
 
 /**
  * Absolute paths of the group files under `dirs` (the files `loadRegistry` reads), sorted; a
@@ -33,15 +34,31 @@ export async function listGroupFiles(dirs: readonly string[], cwd: string): Prom
 export async function hashGroupFiles(dirs: readonly string[], cwd: string): Promise<string> {
   const hash = createHash('sha256');
   for (const file of await listGroupFiles(dirs, cwd)) {
-    hash.update(file).update('\0');
-    try {
-      hash.update(await readFile(file));
-    } catch {
-      hash.update('\0missing');
-    }
-    hash.update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(await readGroupFileBytes(file))
+      .update('\0');
   }
   return hash.digest('hex');
+}
+
+/**
+ * The bytes of one group file, or a marker when it is missing or not a regular file. Opened
+ * non-blocking and checked on the descriptor, as the loader does: reading a FIFO swapped in
+ * after listing would wait forever for a writer (and hold a thread of the pool).
+ */
+async function readGroupFileBytes(file: string): Promise<Uint8Array | string> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, OPEN_NONBLOCKING);
+    if (!(await handle.stat()).isFile()) return '\0not a regular file';
+    return await handle.readFile();
+  } catch {
+    return '\0missing';
+  } finally {
+    await handle?.close().catch(() => {});
+  }
 }
 
 /** A cheap fingerprint (names, sizes, modification times) for polling. */

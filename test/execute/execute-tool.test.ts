@@ -39,6 +39,22 @@ describe('registry.execute: unknown tools', () => {
     });
   });
 
+  it('answers a 100,000-character name among 1,000 tools with no suggestion and a cut message', async () => {
+    const many = createRegistryWith(
+      Array.from({ length: 1_000 }, (_, index) => ({ name: `${'a'.repeat(60)}${index}` })),
+    );
+    const name = 'a'.repeat(100_000);
+    const error = (await many
+      .execute(name, {})
+      .catch((caught: unknown) => caught)) as ToolNotFoundError;
+    expect(error).toBeInstanceOf(ToolNotFoundError);
+    expect(error.suggestions).toEqual([]);
+    expect(error.toolName).toBe(name);
+    expect(error.message).toBe(
+      `No tool named "${'a'.repeat(64)}…" (100000 characters). The registry holds 1000 tools; list them with registry.list() or "toolcap list".`,
+    );
+  });
+
   it('says how many tools exist when nothing is close, and when the registry is empty', async () => {
     await expect(registry.execute('completely_different_name', {})).rejects.toThrow(
       /holds \d+ tools/,
@@ -303,6 +319,128 @@ describe('registry.execute: handler failures are tool-error results', () => {
     expect(
       await registry.execute('good_output', {}, {}, { timeoutMs: Number.POSITIVE_INFINITY }),
     ).toEqual({ ok: true, output: { count: 3 } });
+  });
+});
+
+describe('registry.execute: hostile thrown values are tool errors too', () => {
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const trapsThrow = new Proxy(
+    {},
+    new Proxy(
+      {},
+      {
+        get: () => () => {
+          throw new Error('every trap throws');
+        },
+      },
+    ),
+  );
+  class MessageThrows extends Error {
+    override get message(): string {
+      throw new Error('message getter throws');
+    }
+  }
+  const cases: [string, () => unknown, string][] = [
+    [
+      'an object whose toString throws',
+      () => ({
+        toString() {
+          throw new Error('toString throws');
+        },
+      }),
+      'Tool "hostile" failed: a thrown value that cannot be described (object)',
+    ],
+    [
+      'a Proxy that throws on every trap',
+      () => trapsThrow,
+      'Tool "hostile" failed: a thrown value that cannot be described (object)',
+    ],
+    ['a Symbol', () => Symbol('odd'), 'Tool "hostile" failed: Symbol(odd)'],
+    [
+      'an Error whose message getter throws',
+      () => new MessageThrows(),
+      'Tool "hostile" failed: a thrown value that cannot be described (object)',
+    ],
+    [
+      'a revoked Proxy',
+      () => revoked.proxy,
+      'Tool "hostile" failed: a thrown value that cannot be described (object)',
+    ],
+  ];
+
+  it.each(cases)('%s becomes HANDLER_ERROR', async (_label, makeValue, message) => {
+    const registry = createRegistry({
+      fallbackTools: [
+        {
+          name: 'hostile',
+          description: 'Throws a hostile value.',
+          execute: () => {
+            throw makeValue();
+          },
+        },
+      ],
+    });
+    const result = await registry.execute('hostile', {});
+    expect(result).toMatchObject({ ok: false, error: { code: 'HANDLER_ERROR', message } });
+    // the details are plain JSON whatever was thrown
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+});
+
+describe('registry.execute: recursive schemas', () => {
+  it('validates a schema that refers to its own root ("$ref": "#"), in both dialects', async () => {
+    const tree = {
+      type: 'object',
+      properties: {
+        label: { type: 'string' },
+        children: { type: 'array', items: { $ref: '#' } },
+      },
+      required: ['label'],
+    };
+    const comment = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { text: { type: 'string' }, reply: { $ref: '#' } },
+      required: ['text'],
+    };
+    const registry = createRegistry({
+      fallbackTools: [
+        {
+          name: 'tree_tool',
+          description: 'Takes a tree.',
+          input_schema: tree,
+          execute: () => 'ok',
+        },
+        {
+          name: 'comment_tool',
+          description: 'Takes a thread.',
+          input_schema: comment,
+          execute: () => 'ok',
+        },
+      ],
+    });
+    expect(registry.diagnostics).toEqual([]);
+    const good = { label: 'a', children: [{ label: 'b', children: [{ label: 'c' }] }] };
+    expect(await registry.execute('tree_tool', good)).toMatchObject({ ok: true });
+    expect(
+      await registry.execute('tree_tool', { label: 'a', children: [{ children: [] }] }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', details: [{ pointer: '/children/0/label' }] },
+    });
+    expect(
+      await registry.execute('comment_tool', { text: 'a', reply: { text: 'b' } }),
+    ).toMatchObject({ ok: true });
+    expect(
+      await registry.execute('comment_tool', { text: 'a', reply: { reply: {} } }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_INPUT',
+        details: [{ pointer: '/reply/text' }, { pointer: '/reply/reply/text' }],
+      },
+    });
   });
 });
 

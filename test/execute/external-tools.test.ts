@@ -2,8 +2,13 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_EXECUTION_LIMITS } from '../../src/execute/execution-limits.js';
 import { checkExternalToolSchema } from '../../src/execute/external/check-external-schema.js';
 import { discoverExternalTools } from '../../src/execute/external/discover-external-tools.js';
+import {
+  externalEnvironment,
+  isEnvironmentPattern,
+} from '../../src/execute/external/external-environment.js';
 import {
   binaryNameFromTool,
   toolNameFromBinary,
@@ -11,6 +16,7 @@ import {
 import { createRegistry } from '../../src/toolcap/create-registry.js';
 import { loadExternalTools } from '../../src/toolcap/load-external-tools.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
+import { withExecutionSettings } from '../../src/toolcap/with-execution-settings.js';
 import { makeTempDir } from './testing-registry.js';
 
 const TOOLS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'external-tools');
@@ -138,11 +144,19 @@ describe('discoverExternalTools', () => {
       diagnostics.map((diagnostic) => [diagnostic.file.split('/').pop(), diagnostic]),
     );
     expect(Object.keys(byFile).sort()).toEqual([
+      'README.md',
       'garbage-schema',
       'invalid-schema',
       'no-description',
       'wrong-name',
     ]);
+    expect(byFile['README.md']).toEqual({
+      severity: 'warning',
+      code: 'EXTERNAL_NOT_EXECUTABLE',
+      file: join('test', 'fixtures', 'external-tools', 'README.md'),
+      pointer: '',
+      message: `${join('test', 'fixtures', 'external-tools', 'README.md')} is not executable, so it is not registered as a tool; make it executable (chmod +x) if it is one, or move it out of the tools directory`,
+    });
     expect(byFile['garbage-schema']).toMatchObject({
       severity: 'error',
       code: 'JSON_SYNTAX',
@@ -175,6 +189,18 @@ describe('discoverExternalTools', () => {
     ]);
   });
 
+  it('waits for answers when the discovery time limit is too long for a timer', async () => {
+    // a Node timer given more than 2^31 - 1 ms fires after 1 ms: every tool timed out
+    const dir = await makeTempDir();
+    await copyFile(join(SLOW_DIR, 'echo-json'), join(dir, 'echo-json'));
+    const { tools, diagnostics } = await discoverExternalTools({
+      dirs: [dir],
+      timeoutMs: 3_000_000_000,
+    });
+    expect(diagnostics).toEqual([]);
+    expect(tools.map((tool) => tool.name)).toEqual(['echo_json']);
+  });
+
   it('reports a missing dir, a failing executable, an oversized answer and a bad binary name', async () => {
     const dir = await makeTempDir();
     await writeFile(join(dir, 'exits'), '#!/bin/sh\necho "no schema here" >&2\nexit 4\n', {
@@ -186,6 +212,7 @@ describe('discoverExternalTools', () => {
     await writeFile(join(dir, 'Bad Name!'), '#!/bin/sh\n', { mode: 0o755 });
     await writeFile(join(dir, 'silent'), '#!/bin/sh\n', { mode: 0o755 });
     await writeFile(join(dir, 'not-executable'), '#!/bin/sh\n', { mode: 0o644 });
+    await mkdir(join(dir, 'subdir'));
     await writeFile(join(dir, 'broken-interpreter'), '#!/nonexistent/interpreter\n', {
       mode: 0o755,
     });
@@ -209,7 +236,13 @@ describe('discoverExternalTools', () => {
         expect.stringMatching(/^FILE_UNREADABLE .*could not be read/),
       ]),
     );
-    expect(messages.some((message) => message.includes('not-executable'))).toBe(false);
+    expect(messages).toContainEqual(
+      expect.stringMatching(/^EXTERNAL_NOT_EXECUTABLE .*not-executable is not executable/),
+    );
+    // a directory is not a tool and not a mistake: no diagnostic
+    expect(
+      messages.filter((message) => message.startsWith('EXTERNAL_NOT_EXECUTABLE')),
+    ).toHaveLength(1);
   });
 });
 
@@ -226,6 +259,7 @@ describe('loadExternalTools and calling external tools', () => {
     expect(registry.group('external')).toMatchObject({ source: 'external' });
     expect(registry.diagnostics.map((diagnostic) => diagnostic.code).sort()).toEqual([
       'EXTERNAL_NAME_MISMATCH',
+      'EXTERNAL_NOT_EXECUTABLE',
       'INVALID_PROPERTY_TYPE',
       'JSON_SYNTAX',
       'MISSING_FIELD',
@@ -375,5 +409,61 @@ describe('loadExternalTools and calling external tools', () => {
       ok: true,
       output: { value: 'hi' },
     });
+  });
+});
+
+describe('the environment external tools see', () => {
+  it('is the whole host environment by default, and the basics plus the allow-list with externalEnv', async () => {
+    const dir = await makeTempDir();
+    await writeFile(
+      join(dir, 'env-probe'),
+      `#!/bin/sh
+if [ "$1" = "--schema" ]; then
+  echo '{"name": "env_probe", "description": "Secret at discovery: '"\${TOOLCAP_TEST_SECRET:-absent}"'.", "parameters": {"type": "object", "properties": {}}}'
+  exit 0
+fi
+cat > /dev/null
+printf '{"secret": "%s", "kept": "%s", "home": "%s"}' "\${TOOLCAP_TEST_SECRET:-absent}" "\${TOOLCAP_TEST_KEPT:-absent}" "\${HOME:-absent}"
+`,
+      { mode: 0o755 },
+    );
+    process.env.TOOLCAP_TEST_SECRET = 'hunter2';
+    process.env.TOOLCAP_TEST_KEPT = 'kept';
+    try {
+      const open = await loadExternalTools(createRegistry(), { dirs: [dir] });
+      expect(open.get('env_probe')?.description).toBe('Secret at discovery: hunter2.');
+      expect(await open.execute('env_probe', {})).toEqual({
+        ok: true,
+        output: { secret: 'hunter2', kept: 'kept', home: process.env.HOME ?? 'absent' },
+      });
+      // calls follow executionLimits.externalEnv; discovery follows the option of the same name
+      const externalEnv = { allow: ['TOOLCAP_TEST_K*'] };
+      const limited = withExecutionSettings(createRegistry(), {
+        executionLimits: { ...DEFAULT_EXECUTION_LIMITS, externalEnv },
+      });
+      const closed = await loadExternalTools(limited, { dirs: [dir], externalEnv });
+      expect(closed.get('env_probe')?.description).toBe('Secret at discovery: absent.');
+      expect(await closed.execute('env_probe', {})).toEqual({
+        ok: true,
+        output: { secret: 'absent', kept: 'kept', home: process.env.HOME ?? 'absent' },
+      });
+    } finally {
+      delete process.env.TOOLCAP_TEST_SECRET;
+      delete process.env.TOOLCAP_TEST_KEPT;
+    }
+  });
+
+  it('externalEnvironment keeps the basics and allowed names, case-sensitively off Windows', () => {
+    const host = { PATH: '/bin', LC_ALL: 'C', API_TOKEN: 's3cret', MY_TOOL_X: '1', my_tool_y: '2' };
+    expect(externalEnvironment(undefined, host)).toBe(host);
+    expect(externalEnvironment({ allow: ['MY_TOOL_*'] }, host)).toEqual({
+      PATH: '/bin',
+      LC_ALL: 'C',
+      MY_TOOL_X: '1',
+    });
+    expect(externalEnvironment({ allow: [] }, host)).toEqual({ PATH: '/bin', LC_ALL: 'C' });
+    expect(isEnvironmentPattern('MY_TOOL_*')).toBe(true);
+    expect(isEnvironmentPattern('A=B')).toBe(false);
+    expect(isEnvironmentPattern('*')).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,14 @@ import {
 import { makeTempDir } from './testing-registry.js';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** This host's tag in owner names, read from a lock this process takes. */
+async function ownHostTag(file: string): Promise<string> {
+  return withFileLock(file, async () => {
+    const [owner] = await readdir(`${file}.lock`);
+    return owner?.split('-')[1] ?? '';
+  });
+}
 
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', '0']);
@@ -37,6 +45,30 @@ describe('writeFileAtomic', () => {
     await writeFile(join(dir, 'taken', 'child'), 'x');
     await expect(writeFileAtomic(join(dir, 'taken'), 'data')).rejects.toThrow();
     expect((await readdir(dir)).sort()).toEqual(['taken']);
+  });
+});
+
+describe('writeFileAtomic: last checks before the commit', () => {
+  it('leaves the file whole when beforeCommit rejects or the signal has aborted', async () => {
+    const dir = await makeTempDir();
+    const file = join(dir, 'store.json');
+    await writeFileAtomic(file, 'old\n');
+    await expect(
+      writeFileAtomic(file, 'new\n', {
+        beforeCommit: async () => {
+          throw new Error('directory moved');
+        },
+      }),
+    ).rejects.toThrow('directory moved');
+    const controller = new AbortController();
+    await expect(
+      writeFileAtomic(file, 'new\n', {
+        beforeCommit: async () => controller.abort(new Error('timed out')),
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow('timed out');
+    expect(await readFile(file, 'utf8')).toBe('old\n');
+    expect(await readdir(dir)).toEqual(['store.json']);
   });
 });
 
@@ -145,6 +177,104 @@ describe('withFileLock', () => {
     expect(await withFileLock(file, async () => 'ran', { crossProcess: false, waitMs: 10 })).toBe(
       'ran',
     );
+  });
+
+  it('breaks a lock directory whose owner process is gone, or empty', async () => {
+    const dir = await makeTempDir();
+    const file = join(dir, 'x.json');
+    // an owner file names the owner's pid and host; this host's tag is in our own lock's name
+    const host = await ownHostTag(file);
+    await mkdir(`${file}.lock`);
+    await writeFile(join(`${file}.lock`, `${deadPid()}-${host}-abcdef`), '');
+    expect(await withFileLock(file, async () => 'ran')).toBe('ran');
+    await mkdir(`${file}.lock`);
+    expect(await withFileLock(file, async () => 'ran on empty')).toBe('ran on empty');
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('waits for a live owner or a fresh foreign one, and breaks one without heartbeat', async () => {
+    const dir = await makeTempDir();
+    const file = join(dir, 'x.json');
+    const host = await ownHostTag(file);
+    const owners = [`${process.ppid}-${host}-abcdef`, `${deadPid()}-0badc0de-abcdef`, 'unknown'];
+    for (const owner of owners) {
+      await mkdir(`${file}.lock`);
+      await writeFile(join(`${file}.lock`, owner), '');
+      await expect(withFileLock(file, async () => 'ran', { waitMs: 50 })).rejects.toMatchObject({
+        code: 'STORE_LOCKED',
+        message: expect.stringContaining('delete the lock directory'),
+      });
+      const old = new Date(Date.now() - 60_000);
+      await utimes(join(`${file}.lock`, owner), old, old);
+      expect(await withFileLock(file, async () => 'ran', { staleMs: 30_000 })).toBe('ran');
+    }
+  });
+
+  it('keeps a held lock fresh while its task runs', async () => {
+    const dir = await makeTempDir();
+    const file = join(dir, 'x.json');
+    await withFileLock(
+      file,
+      async () => {
+        const [owner] = await readdir(`${file}.lock`);
+        const ownerFile = join(`${file}.lock`, owner ?? '');
+        const old = new Date(Date.now() - 60_000);
+        await utimes(ownerFile, old, old);
+        await new Promise((resolve) => setTimeout(resolve, 120));
+        expect(Date.now() - (await stat(ownerFile)).mtimeMs).toBeLessThan(30_000);
+      },
+      { staleMs: 60 },
+    );
+  });
+
+  it('stops waiting when the signal aborts, before or during the wait, and runs nothing', async () => {
+    const dir = await makeTempDir();
+    const file = join(dir, 'x.json');
+    await writeFile(`${file}.lock`, `${process.ppid}\n`);
+    let ran = false;
+    const task = async () => {
+      ran = true;
+    };
+    await expect(
+      withFileLock(file, task, { signal: AbortSignal.abort(new Error('early')) }),
+    ).rejects.toThrow('early');
+    const controller = new AbortController();
+    const waiting = withFileLock(file, task, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('late')), 30);
+    await expect(waiting).rejects.toThrow('late');
+    expect(ran).toBe(false);
+    // the waiter's staging directory is gone too
+    expect((await readdir(dir)).sort()).toEqual(['x.json.lock']);
+  });
+
+  it('a call that gives up in the queue lets the calls behind it run in order', async () => {
+    const dir = await makeTempDir();
+    const file = join(dir, 'x.json');
+    const order: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const first = withFileLock(file, async () => {
+      order.push('first');
+      await gate;
+    });
+    const controller = new AbortController();
+    const cancelled = withFileLock(
+      file,
+      async () => {
+        order.push('cancelled');
+      },
+      { signal: controller.signal },
+    );
+    const third = withFileLock(file, async () => {
+      order.push('third');
+    });
+    controller.abort(new Error('gone'));
+    await expect(cancelled).rejects.toThrow('gone');
+    open();
+    await Promise.all([first, third]);
+    expect(order).toEqual(['first', 'third']);
   });
 
   it('keeps two processes appending to one file from losing lines', async () => {

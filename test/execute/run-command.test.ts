@@ -143,6 +143,18 @@ describe('toolcap run', () => {
     ]);
     expect(hung.code).toBe(1);
     expect(hung.json()).toMatchObject({ error: { code: 'TIMEOUT', details: { timeout_ms: 200 } } });
+    // a limit too long for a Node timer is no limit, not 1 ms
+    const long = await runCli([
+      'run',
+      '--tools-dir',
+      tools,
+      'word_count',
+      '--input',
+      '{"text": "a b c"}',
+      '--timeout',
+      '3000000000',
+    ]);
+    expect(long.json()).toEqual({ ok: true, output: { words: 3 } });
   });
 
   it('exits 2 on usage errors, naming the JSON parse position', async () => {
@@ -183,3 +195,123 @@ describe('the built CLI from the repository root (plain Node, compiled handlers)
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, output: { task: { title: 'x' } } });
   });
 });
+
+/** An external tool that reports which of a few variables it sees, at --schema time and when run. */
+const ENV_TOOL = `#!/bin/sh
+if [ "$1" = "--schema" ]; then
+  echo '{"name": "env_probe", "description": "Reports variables; secret at discovery: '"\${TOOLCAP_TEST_SECRET:-absent}"'", "parameters": {"type": "object", "properties": {}}}'
+  exit 0
+fi
+cat > /dev/null
+printf '{"secret": "%s", "allowed": "%s", "prefixed": "%s", "path": "%s"}\\n' "\${TOOLCAP_TEST_SECRET:-absent}" "\${TOOLCAP_TEST_ALLOWED:-absent}" "\${TOOLCAP_PREFIX_ONE:-absent}" "\${PATH:+present}"
+`;
+
+describe('toolcap run: what external tools see of the environment', () => {
+  it('passes the whole environment by default, and only the basics plus --env-allow names with it', async () => {
+    const tools = await makeTempDir();
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(tools, 'env-probe'), ENV_TOOL, { mode: 0o755 });
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      TOOLCAP_TEST_SECRET: 'hunter2',
+      TOOLCAP_TEST_ALLOWED: 'yes',
+      TOOLCAP_PREFIX_ONE: 'one',
+    });
+    try {
+      const all = await runCli(['run', '--tools-dir', tools, 'env_probe']);
+      expect(all.json()).toEqual({
+        ok: true,
+        output: { secret: 'hunter2', allowed: 'yes', prefixed: 'one', path: 'present' },
+      });
+      const allowed = await runCli([
+        'run',
+        '--tools-dir',
+        tools,
+        '--env-allow',
+        'TOOLCAP_TEST_ALLOWED,TOOLCAP_PREFIX_*',
+        'env_probe',
+      ]);
+      expect(allowed.json()).toEqual({
+        ok: true,
+        output: { secret: 'absent', allowed: 'yes', prefixed: 'one', path: 'present' },
+      });
+      const basics = await runCli(['run', '--tools-dir', tools, '--env-allow', '', 'env_probe']);
+      expect(basics.json()).toMatchObject({
+        output: { secret: 'absent', allowed: 'absent', prefixed: 'absent', path: 'present' },
+      });
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+    }
+  });
+
+  it('refuses an --env-allow entry that is not a variable name or NAME*', async () => {
+    const bad = await runCli(['run', '--env-allow', 'A=B', 'add_task']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      '--env-allow takes variable names (letters, digits, _) or NAME* prefixes, got "A=B"',
+    );
+  });
+});
+
+describe('toolcap run stopped by a signal', () => {
+  it('kills the external tool it started (SIGTERM and SIGINT) and exits 128 + the signal', async () => {
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" first`);
+    const { writeFile, readFile: read } = await import('node:fs/promises');
+    const { spawn } = await import('node:child_process');
+    for (const [signal, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
+      const tools = await makeTempDir();
+      const pidFile = join(tools, 'tool.pid');
+      await writeFile(
+        join(tools, 'sleeper'),
+        `#!/bin/sh
+if [ "$1" = "--schema" ]; then echo '{"name": "sleeper", "description": "Sleeps.", "parameters": {"type": "object", "properties": {}}}'; exit 0; fi
+echo $$ > ${JSON.stringify(pidFile)}
+exec sleep 60
+`,
+        { mode: 0o755 },
+      );
+      const cli = spawn(process.execPath, [BIN, 'run', '--tools-dir', tools, 'sleeper'], {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      cli.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+      });
+      const exited = new Promise<number | null>((resolve) => cli.once('exit', resolve));
+      let toolPid = 0;
+      try {
+        for (let wait = 0; wait < 200 && toolPid === 0; wait++) {
+          toolPid = Number.parseInt(await read(pidFile, 'utf8').catch(() => '0'), 10) || 0;
+          if (toolPid === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(toolPid).toBeGreaterThan(0);
+        cli.kill(signal);
+        expect(await exited).toBe(code);
+        expect(JSON.parse(stdout)).toMatchObject({ ok: false, error: { code: 'ABORTED' } });
+        let alive = true;
+        for (let wait = 0; wait < 100 && alive; wait++) {
+          alive = isAlive(toolPid);
+          if (alive) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(alive).toBe(false);
+      } finally {
+        cli.kill('SIGKILL');
+        if (toolPid > 0 && isAlive(toolPid)) process.kill(toolPid, 'SIGKILL');
+      }
+    }
+  }, 40_000);
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runExecutable } from '../../src/execute/external/run-executable.js';
-import { runWithDeadline } from '../../src/execute/run-with-deadline.js';
+import { MAX_TIMER_DELAY_MS, runWithDeadline } from '../../src/execute/run-with-deadline.js';
 
 describe('runWithDeadline', () => {
   it('reports a task that throws synchronously as an error outcome', async () => {
@@ -19,6 +19,17 @@ describe('runWithDeadline', () => {
     );
     expect(outcome).toEqual({ kind: 'timeout' });
     await new Promise((resolve) => setTimeout(resolve, 60));
+  });
+
+  it('treats a time limit too long for a timer (2^31 ms or more) as no limit', async () => {
+    // a Node timer given more than 2^31 - 1 ms fires after 1 ms instead
+    for (const timeoutMs of [MAX_TIMER_DELAY_MS + 1, 3_000_000_000]) {
+      const outcome = await runWithDeadline(
+        () => new Promise((resolve) => setTimeout(() => resolve('done'), 30)),
+        timeoutMs,
+      );
+      expect(outcome).toEqual({ kind: 'ok', value: 'done' });
+    }
   });
 });
 

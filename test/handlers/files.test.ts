@@ -252,4 +252,40 @@ describe('file_edit (seed 000)', () => {
     expect((await stat(file())).mode & 0o777).toBe(0o640);
     expect(await readdir(join(workspace, 'src'))).toEqual(['app.ts']);
   });
+
+  it('removes the temporary file a killed edit left behind on the next edit of that file', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { utimes } = await import('node:fs/promises');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid ?? 999_999;
+    const leftover = join(workspace, 'src', `.app.ts.${dead}.0a1b2c3d4e5f.tmp`);
+    await writeFile(leftover, 'const a = 1;\nconst b = 2');
+    const old = new Date(Date.now() - 60_000);
+    await utimes(leftover, old, old);
+    expect(
+      await registry.execute(
+        'file_edit',
+        { file_path: 'src/app.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' },
+        context,
+      ),
+    ).toMatchObject({ ok: true });
+    expect(await readdir(join(workspace, 'src'))).toEqual(['app.ts']);
+  });
+
+  it('is not written once the call has timed out (the signal is checked before the rename)', async () => {
+    const { file_edit } = await import('../../handlers/files.js');
+    await expect(
+      file_edit(
+        { file_path: 'src/app.ts', old_string: 'const b = 2;', new_string: 'const b = 9;' },
+        context,
+        {
+          signal: AbortSignal.abort(new Error('timed out')),
+          toolName: 'file_edit',
+          dataDir: root,
+          services: {},
+        },
+      ),
+    ).rejects.toThrow('timed out');
+    expect(await readFile(file(), 'utf8')).toContain('const b = 2;');
+    expect(await readdir(join(workspace, 'src'))).toEqual(['app.ts']);
+  });
 });

@@ -473,3 +473,47 @@ describe('loadRegistry', () => {
     ]);
   });
 });
+
+describe('loadRegistry: text a reviewer could misread', () => {
+  it('warns about a duplicate key: JSON keeps the last one, a reader sees the first', async () => {
+    const text = JSON.stringify(
+      makeGroup('things', { tools: [makeTool({ name: 'safe_tool' })] }),
+      null,
+      2,
+    ).replace('"name": "safe_tool",', '"name": "safe_tool",\n      "name": "dangerous_tool",');
+    const dir = createTempDir({ 'things_tools.json': text });
+    const registry = await loadRegistry({ dirs: [dir], cwd: dir });
+    expect(registry.list().map((tool) => tool.name)).toEqual(['dangerous_tool']);
+    expect(registry.diagnostics).toEqual([
+      {
+        severity: 'warning',
+        code: 'DUPLICATE_KEY',
+        file: 'things_tools.json',
+        pointer: '/tools/0/name',
+        line: 11,
+        column: 7,
+        message:
+          'the key "name" appears again in this object (first at line 10, column 7); JSON keeps the last value, "dangerous_tool", while a reader sees the first: remove one of them',
+      },
+    ]);
+  });
+
+  it('says a UTF-16 group file must be UTF-8', async () => {
+    const text = `\uFEFF${JSON.stringify(makeGroup('things'), null, 2)}`;
+    const dir = createTempDir();
+    fs.writeFileSync(join(dir, 'things_tools.json'), Buffer.from(text, 'utf16le'));
+    const registry = await loadRegistry({ dirs: [dir], cwd: dir });
+    expect(registry.diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: 'JSON_SYNTAX',
+        file: 'things_tools.json',
+        pointer: '',
+        line: 1,
+        column: 1,
+        message:
+          'the text is UTF-16 (little-endian), not UTF-8; save the file as UTF-8 (JSON files must be UTF-8)',
+      },
+    ]);
+  });
+});

@@ -141,11 +141,19 @@ describe('createMcpServer', () => {
         { name: 'second_tool', description: 'Also fine.', execute: () => 2 },
       ],
     });
-    const broken = Object.create(registry) as typeof registry;
+    // a registry whose first tool has a name no MCP translation accepts (the loader never
+    // produces one; the server must still serve the others)
     const tools = registry
       .list()
       .map((tool, index) => (index === 0 ? { ...tool, name: 'fine-tool' } : tool));
-    Object.defineProperty(broken, 'list', { value: () => tools });
+    const broken = Object.create(registry) as typeof registry;
+    Object.defineProperties(broken, {
+      list: { value: () => tools },
+      size: { get: () => tools.length },
+      groups: { value: () => registry.groups() },
+      has: { value: (name: string) => tools.some((tool) => tool.name === name) },
+      get: { value: (name: string) => tools.find((tool) => tool.name === name) },
+    });
     const handle = await createMcpServer(broken);
     expect(handle.tools).toEqual(['second_tool']);
     expect(handle.hidden).toEqual([

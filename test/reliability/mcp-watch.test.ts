@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { CliIoTransport } from '../helpers/cli-io-transport.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+import { ALPHA_SERVER } from '../mcp/gateway-helpers.js';
 
 function groupText(group: string, tools: string[]): string {
   return JSON.stringify(
@@ -72,6 +73,70 @@ describe('toolcap mcp --watch', () => {
       'alpha_tool',
       'beta_tool',
     ]);
+    expect(notified).toBe(1);
+
+    await client.close();
+    expect(await exit).toBe(0);
+  });
+});
+
+describe('toolcap mcp --watch --upstream', () => {
+  it('re-applies an edited overlay to the live upstream group, and keeps the last good one on a broken edit', async () => {
+    const overlay = (extension: unknown) =>
+      JSON.stringify({ ...makeGroup('alpha', { tools: [] }), 'x-upstream': extension });
+    const dir = createTempDir({
+      'schemas/alpha_tools.json': overlay({ hidden: ['crash'] }),
+      'servers.json': {
+        mcpServers: { alpha: { command: process.execPath, args: [ALPHA_SERVER] } },
+      },
+    });
+    const stdin = new PassThrough();
+    const transport = new CliIoTransport(stdin);
+    let stderr = '';
+    const exit = main(
+      ['mcp', '--watch', '--upstream', 'servers.json', '--data-dir', join(dir, 'data')],
+      {
+        stdout: (text) => transport.receive(text),
+        stderr: (text) => {
+          stderr += text;
+        },
+        cwd: dir,
+        env: {},
+        isTty: false,
+        stdin,
+      },
+    );
+    const client = new Client({ name: 'watch-overlay', version: '1.0.0' });
+    let notified = 0;
+    let onNotified: (() => void) | undefined;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      notified++;
+      onNotified?.();
+    });
+    await client.connect(transport);
+    const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
+    expect(await names()).not.toContain('crash');
+    expect(await names()).toContain('fail');
+
+    const changed = new Promise<void>((resolve) => {
+      onNotified = resolve;
+    });
+    writeFileSync(join(dir, 'schemas', 'alpha_tools.json'), overlay({ hidden: ['crash', 'fail'] }));
+    await changed;
+    expect(await names()).not.toContain('fail');
+
+    writeFileSync(join(dir, 'schemas', 'alpha_tools.json'), overlay({ hiden: ['crash'] }));
+    const deadline = Date.now() + 5_000;
+    while (!stderr.includes('an overlay edit has errors') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(stderr).toContain(
+      'toolcap mcp: an overlay edit has errors; still serving the previous tools',
+    );
+    expect(stderr).toMatch(
+      /schemas\/alpha_tools\.json:\d+:\d+: x-upstream\.hiden is not an overlay field/,
+    );
+    expect(await names()).not.toContain('fail');
     expect(notified).toBe(1);
 
     await client.close();

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -9,19 +9,22 @@ import { createTempDir } from '../helpers/temp-files.js';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** When set, the next `rename` "crashes": the process would stop between write and rename. */
+/**
+ * When set, the next commit (the `renameSync` of the temporary file over the store) "crashes":
+ * the process would stop between write and rename.
+ */
 const crash = vi.hoisted(() => ({ beforeRename: false }));
 
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const original = await importOriginal<typeof import('node:fs/promises')>();
+vi.mock('node:fs', async (importOriginal) => {
+  const original = await importOriginal<typeof import('node:fs')>();
   return {
     ...original,
-    rename: (from: string, to: string) => {
+    renameSync: (from: string, to: string) => {
       if (crash.beforeRename) {
         crash.beforeRename = false;
-        return Promise.reject(Object.assign(new Error('simulated crash'), { code: 'ECRASH' }));
+        throw Object.assign(new Error('simulated crash'), { code: 'ECRASH' });
       }
-      return original.rename(from, to);
+      original.renameSync(from, to);
     },
   };
 });
@@ -29,6 +32,10 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 afterEach(() => {
   crash.beforeRename = false;
 });
+
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', '0']).pid ?? 999_999;
+}
 
 describe('handler stores survive a crash', () => {
   it('a write stopped between the temporary file and the rename leaves the old content whole', async () => {
@@ -114,12 +121,51 @@ describe('handler stores survive a crash', () => {
       last = value.n;
     }
     expect(last).toBeGreaterThan(0);
-    // the dead writer's lock is broken, so this process can still write
+    // what the killed writers left (temporary files, lock staging directories) counts as stale
+    // once older than 10 s: age it instead of waiting
+    const old = new Date(Date.now() - 60_000);
+    for (const entry of await readdir(dir)) {
+      if (entry.endsWith('.tmp')) await utimes(join(dir, entry), old, old);
+    }
+    // the dead writer's lock is broken, so this process can still write, and it cleans up
     await updateJsonFile(
       file,
       () => ({ n: 0 }),
       (current: { n: number }) => ({ value: { n: current.n + 1 }, result: undefined }),
     );
     expect((await readJsonFile(file, () => ({ n: -1 }))).n).toBe(last + 1);
+    expect(await readdir(dir)).toEqual(['counter.json']);
+  });
+
+  it('the next write removes temporaries of dead writers, and only those', async () => {
+    const dir = createTempDir();
+    const file = join(dir, 'notes.json');
+    const dead = deadPid();
+    const old = new Date(Date.now() - 60_000);
+    const leftovers = {
+      deadOld: `.notes.json.${dead}.a1b2c3.tmp`,
+      deadOldStaging: `.notes.json.${dead}.lock-${dead}-00000000-abc.tmp`,
+      deadFresh: `.notes.json.${dead}.d4e5f6.tmp`,
+      liveOld: `.notes.json.${process.ppid}.a7b8c9.tmp`,
+      otherTarget: `.notes.json.bak.${dead}.a1b2c3.tmp`,
+      notOurs: 'notes.json.tmp',
+    };
+    for (const [kind, name] of Object.entries(leftovers)) {
+      if (kind === 'deadOldStaging') {
+        await mkdir(join(dir, name));
+        await writeFile(join(dir, name, `${dead}-00000000-abc`), '');
+      } else await writeFile(join(dir, name), 'partial');
+      if (kind !== 'deadFresh') await utimes(join(dir, name), old, old);
+    }
+    await writeFileAtomic(file, '{}\n');
+    expect((await readdir(dir)).sort()).toEqual(
+      [
+        'notes.json',
+        leftovers.deadFresh,
+        leftovers.liveOld,
+        leftovers.otherTarget,
+        leftovers.notOurs,
+      ].sort(),
+    );
   });
 });

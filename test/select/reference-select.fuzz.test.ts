@@ -34,6 +34,12 @@ const toolSpec = fc.record({
   title: fc.option(fc.constantFrom(...WORDS), { nil: undefined }),
   tags: fc.option(fc.subarray(WORDS, { minLength: 1, maxLength: 2 }), { nil: undefined }),
   parameter: fc.option(fc.constantFrom(...WORDS, 'due_date', 'owner_name'), { nil: undefined }),
+  requests: fc.option(
+    fc.subarray(['show my sales figures', 'file the invoice', 'book a meeting room', 'ship it'], {
+      minLength: 1,
+    }),
+    { nil: undefined },
+  ),
 });
 
 const groupSpec = fc.record({
@@ -102,6 +108,7 @@ function buildRegistry(specs: readonly GroupSpec[]): Registry {
       };
       if (entry.title !== undefined) overrides.title = `${entry.title} helper`;
       if (entry.tags !== undefined) overrides.tags = entry.tags;
+      if (entry.requests !== undefined) overrides.example_requests = entry.requests;
       if (entry.parameter !== undefined) {
         overrides.input_schema = {
           type: 'object',

@@ -16,7 +16,7 @@ const analyzer = createTextAnalyzer();
 
 /** A ranking query of `ids` with `weights` (default 1) and `unknown` words. */
 function q(ids: number[], weights: number[] = ids.map(() => 1), unknown = 0) {
-  return { ids, weights, unknown };
+  return { ids, weights, own: ids.length, unknown };
 }
 
 function build() {

@@ -15,13 +15,14 @@ describe('selection rules', () => {
     ]);
 
   it('history words weigh half a word of the message in the ranking', () => {
-    const registry = registryOf([twins('amber', 'cobalt', 'notes')]);
-    // the message names amber; cobalt appears only in an earlier turn
-    const selection = registry.select('notes about amber', { history: ['cobalt'] });
+    const registry = registryOf([twins('zorblat', 'quexil', 'notes')]);
+    // made-up words: no English commonness or related words to weigh them differently; the
+    // message names zorblat, quexil appears only in an earlier turn
+    const selection = registry.select('notes about zorblat', { history: ['quexil'] });
     const score = (name: string) =>
       selection.tools.find((entry) => entry.name === name)!.reason.score!;
     const base = score('plain_note');
-    const ratio = (score('cobalt_note') - base) / (score('amber_note') - base);
+    const ratio = (score('quexil_note') - base) / (score('zorblat_note') - base);
     expect(ratio).toBeCloseTo(0.5, 2);
   });
 

@@ -66,6 +66,14 @@ describe('registry options are checked at the boundary', () => {
     );
   });
 
+  it('accepts an external environment allow-list and refuses a malformed one', () => {
+    const registry = createRegistry({ executionLimits: { externalEnv: { allow: ['MYTOOL_*'] } } });
+    expect(registry.settings.executionLimits?.externalEnv).toEqual({ allow: ['MYTOOL_*'] });
+    expect(() =>
+      createRegistry({ executionLimits: { externalEnv: { allow: ['not a name'] } } }),
+    ).toThrow('option "executionLimits" must be an object such as');
+  });
+
   it('rejects an unknown option with the closest known one', async () => {
     await expect(loadRegistry({ dir: ['schemas'] } as never)).rejects.toThrow(
       'loadRegistry: unknown option "dir"; did you mean "dirs"?',

@@ -9,6 +9,7 @@ import { GROUP_NAME_PATTERN, isValidExecutorName } from '../../format/names.js';
 import type { SelectionStrategy, Warning } from '../../format/types.js';
 import { displayPath } from '../../load/display-path.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
+import { snapshotUpstream } from '../../mcp/gateway/snapshot-upstream.js';
 import type { ImportedGroup } from '../../migrate/build-imported-group.js';
 import {
   IMPORT_SOURCES,
@@ -31,6 +32,7 @@ export const summary = 'turn an existing tool list into a validated group file';
 
 /** Usage text. */
 export const usage = `toolcap import --from FORMAT FILE --group NAME [options]
+       toolcap import --from-server CONFIG --server NAME [options]
 
 Converts the tools in FILE into <out>/<group>_tools.json and checks the file with the loader.
 FORMAT: ${IMPORT_SOURCES.join(', ')};
@@ -39,10 +41,14 @@ FILE may hold a provider's "tools" array (or the whole request body), an MCP too
 {"tools": [...]}, an external tool's --schema output (one object or an array; --from
 canonical), or tools with "params" lists (--from params). With --from module, FILE is a
 JavaScript module whose exported tools are read: AI SDK ToolSets, OpenAI Agents SDK and
-LangChain tools, an MCP SDK McpServer, arrays of tool objects (TypeScript where Node runs it). Invalid names are converted (the
-mapping is printed and kept as "x-original-name"), messy types are repaired, each with a
-warning. FILE holding another format's tools than --from says is an error naming the --from
+LangChain tools, an MCP SDK McpServer, arrays of tool objects (TypeScript where Node runs it).
+Invalid names are converted (the mapping is printed and kept as "x-original-name"), messy types
+are repaired, each with a warning. FILE holding another format's tools than --from says is an error naming the --from
 that fits. Details: docs/migration.md.
+With --from-server, the tools come from a live MCP server: NAME in CONFIG (the mcpServers format
+of MCP clients) is started or reached, its tools/list read, and the group (named after NAME
+unless --group says otherwise, versioned as the server reports when that is semver, else 0.0.0)
+written as a reviewed snapshot that "toolcap diff" can compare with the next one.
 
 The report (file, renamed tools, categories, keywords, warnings) goes to stdout; load
 diagnostics of the written file to stderr.
@@ -51,9 +57,12 @@ or unusable FILE, the wrong --from, an existing file without --force, a file the
 rejects), 2 on a usage error.
 
 Options:
-  --from FORMAT            format of FILE (required)
+  --from FORMAT            format of FILE (required without --from-server)
   --export NAME            --from module: read only this export of FILE
-  --group NAME             snake_case group name; the file is NAME_tools.json (required)
+  --from-server CONFIG     read the tools from the server --server NAME of CONFIG instead of FILE
+  --server NAME            the server's key in CONFIG's mcpServers
+  --group NAME             snake_case group name; the file is NAME_tools.json (required without
+                           --from-server)
   --version VERSION        semver version of the group (default 1.0.0)
   --executor NAME          handler module for the tools (handlers/NAME; default: the group name)
   --strategy STRATEGY      always (default), keyword or context
@@ -82,19 +91,23 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       out: { type: 'string' },
       force: { type: 'boolean' },
       json: { type: 'boolean' },
+      'from-server': { type: 'string' },
+      server: { type: 'string' },
     },
-    { min: 1, max: 1, names: 'FILE' },
+    { min: 0, max: 1, names: 'FILE' },
   );
-  const options = readOptions(values);
-  const file = positionals[0]!;
+  const server = await readServerTools(values, positionals, io);
+  const options = readOptions(server === undefined ? values : { ...server.defaults, ...values });
+  const file = server?.label ?? positionals[0]!;
 
   const input =
-    options.from === 'module'
+    server?.input ??
+    (options.from === 'module'
       ? await readToolModule(file, {
           cwd: io.cwd,
           ...(options.exportName !== undefined ? { exportName: options.exportName } : {}),
         })
-      : await readInput(file, io.cwd);
+      : await readInput(file, io.cwd));
   const outDir = resolve(io.cwd, options.out ?? 'schemas');
   const target = join(outDir, `${options.group}_tools.json`);
   const shownTarget = displayPath(target, io.cwd);
@@ -211,6 +224,42 @@ interface ImportCliOptions {
   keywords?: string[];
   description?: string;
   out?: string;
+}
+
+/**
+ * With --from-server: the live server's tools, plus the defaults they imply (--from mcp,
+ * --group and --version from the server). Without it: checks FILE is given.
+ */
+async function readServerTools(
+  values: Record<string, unknown>,
+  positionals: readonly string[],
+  io: CliIo,
+): Promise<{ input: unknown; label: string; defaults: Record<string, string> } | undefined> {
+  const config = optionalString(values['from-server'] as string | undefined);
+  const name = optionalString(values.server as string | undefined);
+  if (config === undefined) {
+    if (name !== undefined)
+      throw new CliUsageError('--server NAME needs --from-server CONFIG', 'import');
+    if (positionals.length === 0) {
+      throw new CliUsageError('"toolcap import" takes 1 argument(s) (FILE), got 0', 'import');
+    }
+    return undefined;
+  }
+  if (positionals.length > 0 || values.from !== undefined) {
+    throw new CliUsageError('--from-server replaces FILE and --from; give one source', 'import');
+  }
+  if (name === undefined)
+    throw new CliUsageError('--from-server CONFIG needs --server NAME', 'import');
+  const snapshot = await snapshotUpstream(resolve(io.cwd, config), {
+    file: config,
+    name,
+    env: io.env,
+  });
+  return {
+    input: { tools: snapshot.tools },
+    label: `${config} (server ${name})`,
+    defaults: { from: 'mcp', group: snapshot.group, version: snapshot.version },
+  };
 }
 
 function readOptions(values: Record<string, unknown>): ImportCliOptions {

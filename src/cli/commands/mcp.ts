@@ -1,10 +1,19 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { createGateway, type GatewayEvent } from '../../mcp/gateway/create-gateway.js';
+import type { ExposeMode } from '../../mcp/gateway/gateway-session.js';
+import { readUpstreamConfig, type UpstreamServer } from '../../mcp/gateway/upstream-config.js';
+import { CliUsageError } from '../cli-usage-error.js';
 import type { CliIo } from '../io.js';
-import { keyValuePairs, parseCliArgs, stringList } from '../parse-cli-args.js';
+import {
+  keyValuePairs,
+  optionalString,
+  parseCliArgs,
+  positiveInteger,
+  stringList,
+} from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
 import {
   REGISTRY_OPTIONS,
@@ -14,28 +23,44 @@ import {
 import { EXECUTION_OPTIONS, EXECUTION_OPTIONS_USAGE, loadExecutionRegistry } from './run.js';
 
 /** One-line summary for `toolcap help`. */
-export const summary = 'serve the tools to MCP clients over stdio';
+export const summary = 'serve the tools (and upstream MCP servers) to MCP clients';
 
 /** Usage text. */
-export const usage = `toolcap mcp [--schemas PATH]... [--handlers DIR]... [--tools-dir DIR]... [--context KEY=VALUE]... [--watch]
+export const usage = `toolcap mcp [--schemas PATH]... [--upstream FILE] [--expose MODE] [--http HOST:PORT] [options]
 
-Serves the loaded tools as a Model Context Protocol server on stdin/stdout. tools/list returns
-the MCP translation of every tool whose requires_context keys are given with --context;
-tools/call runs the tool with that context. Invalid input and failed calls come back as
-isError results; an unknown tool name is a JSON-RPC error. Only protocol messages are written to
-stdout; diagnostics and notes go to stderr. Stops when stdin closes. Exits 1 at start-up when
-a schema path does not exist (with --tools-dir and no --schemas, a missing ./schemas is no
-error).
+Serves the loaded tools as a Model Context Protocol server on stdin/stdout, or over Streamable
+HTTP with --http. With --upstream it is a gateway: every MCP server of FILE (the mcpServers
+format of MCP clients) becomes one group of the catalog, its calls are validated here and
+forwarded. Invalid input and failed calls come back as isError results; an unknown tool name is
+a JSON-RPC error. On stdio only protocol messages are written to stdout; everything else goes to
+stderr. Stops when stdin closes (after answering the calls in progress), or on SIGINT/SIGTERM
+with --http. Exits 1 at start-up when a schema path does not exist (with --tools-dir or
+--upstream and no --schemas, a missing ./schemas is no error). Guide: docs/guide/mcp.md.
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
 ${EXECUTION_OPTIONS_USAGE}
+  --upstream FILE          MCP servers to serve as groups ({"mcpServers": {...}}); a group file
+                           named like a server's group overlays it
+  --expose MODE            all (default): every tool; selected: pinned groups plus find_tools
+                           and call_tool; search: only find_tools and call_tool
   --all-tools              also list tools whose required context is missing
-  --watch                  reload when group files change: tools/list answers from the new
-                           tools and clients get notifications/tools/list_changed; a broken
-                           edit keeps the previous tools and prints its diagnostics`;
+  --watch                  reload when group files change: clients get
+                           notifications/tools/list_changed; a broken edit keeps the previous
+                           tools and prints its diagnostics
+  --call-timeout MS        limit of a forwarded call (default 60000)
+  --http HOST:PORT         serve Streamable HTTP at http://HOST:PORT/mcp (plus /healthz and
+                           /readyz) instead of stdio; a non-loopback HOST needs TOOLCAP_MCP_TOKEN
+  --stateless              with --http: no sessions, so any replica answers any request
+  --allow-origin ORIGIN    with --http: an Origin browsers may send (repeatable; default none)
+  --allow-host NAME        with --http: a Host header name to accept (repeatable)
+  --max-message-bytes N    largest message or request body (default 4194304)
 
-/** Runs `toolcap mcp` until the client disconnects. */
+Environment: TOOLCAP_MCP_TOKEN, the bearer token every HTTP request must send.`;
+
+const EXPOSE_MODES: readonly ExposeMode[] = ['all', 'selected', 'search'];
+
+/** Runs `toolcap mcp` until the client disconnects (stdio) or a signal arrives (HTTP). */
 export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCliArgs(
     'mcp',
@@ -45,68 +70,217 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       ...EXECUTION_OPTIONS,
       'all-tools': { type: 'boolean' },
       watch: { type: 'boolean' },
+      upstream: { type: 'string' },
+      expose: { type: 'string' },
+      'call-timeout': { type: 'string' },
+      http: { type: 'string' },
+      stateless: { type: 'boolean' },
+      'allow-origin': { type: 'string', multiple: true },
+      'allow-host': { type: 'string', multiple: true },
+      'max-message-bytes': { type: 'string' },
     },
     { min: 0, max: 0, names: 'none' },
   );
   const context = keyValuePairs('mcp', 'context', values.context);
+  const expose = readExpose(optionalString(values.expose));
+  const callTimeoutMs = positiveInteger('mcp', 'call-timeout', values['call-timeout']);
+  const maxMessageBytes = positiveInteger('mcp', 'max-message-bytes', values['max-message-bytes']);
+  const http = readHttp(values, io);
+  const upstreamFile = optionalString(values.upstream);
+  const upstreams = upstreamFile === undefined ? [] : await readUpstreams(upstreamFile, io);
+
+  const schemas = stringList(values.schemas);
+  // a gateway of upstreams alone needs no ./schemas: do not report it missing
+  const noLocalDir = upstreams.length > 0 && schemas.length === 0;
   const watcher =
     values.watch === true
       ? await (await import('../../watch/watch-registry.js')).watchRegistry({
-          dirs: stringList(values.schemas).length > 0 ? stringList(values.schemas) : ['schemas'],
+          dirs: schemas.length > 0 ? schemas : ['schemas'],
           cwd: io.cwd,
           load: () => loadExecutionRegistry('mcp', values, io),
         })
       : undefined;
   const registry = watcher?.current() ?? (await loadExecutionRegistry('mcp', values, io));
+  // upstreams alone need no ./schemas: without --schemas, a missing default is then no error
+  const diagnostics = registry.diagnostics.filter(
+    (diagnostic) => !(noLocalDir && diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND'),
+  );
   // a typo in a client's configuration must fail at start-up, not serve zero tools
-  if (registry.diagnostics.some((diagnostic) => diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND')) {
+  if (diagnostics.some((diagnostic) => diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND')) {
     await watcher?.close();
-    requireSchemaDirs(registry.diagnostics);
+    requireSchemaDirs(diagnostics);
   }
-  printDiagnostics(io, registry.diagnostics);
-  const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
-    import('../../mcp/create-mcp-server.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-  ]);
-  const { server, tools, hidden } = await createMcpServer(watcher ?? registry, {
-    context,
-    name: 'toolcap',
-    version: await readPackageVersion(),
-    hideUnavailable: values['all-tools'] !== true,
-  });
+  printDiagnostics(io, diagnostics);
+
+  const log = createEventLog(io);
+  let gateway: Awaited<ReturnType<typeof createGateway>>;
+  try {
+    gateway = await createGateway({
+      registry: watcher ?? registry,
+      upstreams,
+      expose,
+      context,
+      hideUnavailable: values['all-tools'] !== true,
+      name: 'toolcap',
+      version: await readPackageVersion(),
+      cwd: io.cwd,
+      ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
+      onEvent: log,
+    });
+  } catch (error) {
+    await watcher?.close();
+    throw error;
+  }
+  const { tools, hidden } = gateway.listing();
   for (const { name, reason } of hidden)
     io.stderr(`toolcap mcp: not listing ${name} (${reason})\n`);
-  io.stderr(`toolcap mcp: serving ${tools.length} tool(s) over stdio\n`);
-
-  const stdin = (io.stdin ?? process.stdin) as Readable;
-  // everything the transport writes goes through io.stdout: protocol messages only
-  const stdout = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      io.stdout(chunk.toString('utf8'));
-      callback();
-    },
-  });
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = resolve;
-  });
-  await server.connect(new StdioServerTransport(stdin, stdout));
   watcher?.subscribe((change) => {
     if (change.type === 'swapped') {
       io.stderr(`toolcap mcp: reloaded the tools (${change.registry.size} loaded)\n`);
-      void server.sendToolListChanged().catch(() => {});
     } else if (change.type === 'rejected') {
       io.stderr('toolcap mcp: an edit has errors; still serving the previous tools\n');
       printDiagnostics(io, change.errors);
     }
   });
-  const stop = () => {
-    void server.close();
-  };
-  stdin.once('end', stop);
-  stdin.once('close', stop);
-  await closed;
-  await watcher?.close();
+
+  try {
+    if (http !== undefined) {
+      const handle = await gateway.listen({
+        ...http,
+        ...(io.env.TOOLCAP_MCP_TOKEN === undefined ? {} : { token: io.env.TOOLCAP_MCP_TOKEN }),
+        stateless: values.stateless === true,
+        allowedOrigins: stringList(values['allow-origin']),
+        allowedHosts: stringList(values['allow-host']),
+        ...(maxMessageBytes === undefined ? {} : { maxBodyBytes: maxMessageBytes }),
+      });
+      io.stderr(
+        `toolcap mcp: serving ${tools.length} tool(s) at ${handle.url}${values.stateless === true ? ' (stateless)' : ''}\n`,
+      );
+      await untilSignal();
+      io.stderr('toolcap mcp: stopping\n');
+    } else {
+      io.stderr(`toolcap mcp: serving ${tools.length} tool(s) over stdio\n`);
+      await gateway.serveStdio({
+        input: (io.stdin ?? process.stdin) as Readable,
+        write: io.stdout,
+        ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+        drainTimeoutMs: (callTimeoutMs ?? 60_000) + 5_000,
+        onProblem: (problem) => io.stderr(`toolcap mcp: refused a message: ${problem}\n`),
+      });
+    }
+  } finally {
+    await gateway.close();
+    await watcher?.close();
+  }
   return 0;
+}
+
+function readExpose(value: string | undefined): ExposeMode {
+  if (value === undefined) return 'all';
+  if (!(EXPOSE_MODES as readonly string[]).includes(value)) {
+    throw new CliUsageError(
+      `unknown --expose ${JSON.stringify(value)}; use ${EXPOSE_MODES.join(', ')}`,
+      'mcp',
+    );
+  }
+  return value as ExposeMode;
+}
+
+/** `--http HOST:PORT` (`PORT` alone means 127.0.0.1; IPv6 as `[::1]:PORT`). */
+function readHttp(
+  values: Record<string, unknown>,
+  io: CliIo,
+): { host: string; port: number } | undefined {
+  const text = optionalString(values.http as string | undefined);
+  const httpOnly = ['stateless', 'allow-origin', 'allow-host'].filter(
+    (name) => values[name] !== undefined,
+  );
+  if (text === undefined) {
+    if (httpOnly.length > 0) {
+      throw new CliUsageError(`--${httpOnly[0]} only applies with --http HOST:PORT`, 'mcp');
+    }
+    return undefined;
+  }
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(text);
+  const port = Number(match?.[2]);
+  if (match === null || port > 65_535) {
+    throw new CliUsageError(
+      `--http ${JSON.stringify(text)} is not HOST:PORT; e.g. --http 127.0.0.1:8080`,
+      'mcp',
+    );
+  }
+  const host = (match[1] ?? '127.0.0.1').replace(/^\[|\]$/g, '');
+  const token = io.env.TOOLCAP_MCP_TOKEN;
+  const loopback = host === 'localhost' || host === '::1' || /^127\./.test(host);
+  if (!loopback && (token === undefined || token === '')) {
+    throw new CliUsageError(
+      `--http ${text} listens beyond this machine: set TOOLCAP_MCP_TOKEN (clients send "Authorization: Bearer <token>"), or listen on 127.0.0.1`,
+      'mcp',
+    );
+  }
+  return { host, port };
+}
+
+async function readUpstreams(file: string, io: CliIo): Promise<UpstreamServer[]> {
+  const config = await readUpstreamConfig(resolve(io.cwd, file), { file, env: io.env });
+  for (const note of config.notes) io.stderr(`toolcap mcp: ${note}\n`);
+  return config.servers;
+}
+
+/** Prints gateway events on stderr; notes and renames only when they change. */
+function createEventLog(io: CliIo): (event: GatewayEvent) => void {
+  let printedNotes = new Set<string>();
+  return (event) => {
+    switch (event.type) {
+      case 'upstream': {
+        const { status } = event;
+        if (status.state === 'available') {
+          const info =
+            status.server === undefined ? '' : `${status.server.name} ${status.server.version}, `;
+          io.stderr(
+            `toolcap mcp: upstream "${status.name}" available (${info}${status.tools} tool(s)${status.pid === undefined ? '' : `, pid ${status.pid}`})\n`,
+          );
+        } else if (status.state === 'unavailable') {
+          io.stderr(
+            `toolcap mcp: upstream "${status.name}" unavailable: ${status.reason ?? 'unknown reason'}; retrying in ${status.retryInMs ?? 0} ms\n`,
+          );
+        }
+        return;
+      }
+      case 'stderr':
+        io.stderr(`[${event.server}] ${event.line}\n`);
+        return;
+      case 'overlay-rejected':
+        io.stderr('toolcap mcp: an overlay edit has errors; still serving the previous tools\n');
+        for (const problem of event.problems) io.stderr(`  ${problem}\n`);
+        return;
+      case 'catalog': {
+        const lines = [
+          ...event.summary.renamed.map(
+            (entry) =>
+              `renamed "${entry.from}" of upstream "${entry.server}" to "${entry.to}"${entry.reason === 'collision' ? ' (the name is taken by another group)' : ' (not a valid tool name)'}`,
+          ),
+          ...event.summary.notes,
+        ];
+        const next = new Set(lines);
+        for (const line of lines) if (!printedNotes.has(line)) io.stderr(`toolcap mcp: ${line}\n`);
+        printedNotes = next;
+        return;
+      }
+    }
+  };
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
 }
 
 async function readPackageVersion(): Promise<string> {

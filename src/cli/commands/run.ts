@@ -1,9 +1,16 @@
+import { constants as osConstants } from 'node:os';
 import { resolve } from 'node:path';
+import { DEFAULT_EXECUTION_LIMITS } from '../../execute/execution-limits.js';
+import {
+  type ExternalEnvironmentOptions,
+  isEnvironmentPattern,
+} from '../../execute/external/external-environment.js';
 import { ToolNotFoundError } from '../../execute/tool-not-found-error.js';
-import type { ToolCallError } from '../../execute/types.js';
+import type { ExecuteOptions, ToolCallError } from '../../execute/types.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
 import type { Registry } from '../../toolcap/registry.js';
 import { withExecutionSettings } from '../../toolcap/with-execution-settings.js';
+import { shortenName } from '../../util/shorten-name.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CliIo } from '../io.js';
 import { writeJson } from '../io.js';
@@ -33,6 +40,7 @@ export const EXECUTION_OPTIONS: Readonly<Record<string, CliOption>> = {
   'tools-dir': { type: 'string', multiple: true },
   group: { type: 'string' },
   'data-dir': { type: 'string' },
+  'env-allow': { type: 'string', multiple: true },
 };
 
 /** Usage text for EXECUTION_OPTIONS. */
@@ -40,7 +48,10 @@ export const EXECUTION_OPTIONS_USAGE = `  --context KEY=VALUE      context value
   --tools-dir DIR          directory of external --schema executables (repeatable)
   --group NAME             group name for the external tools (default external)
   --data-dir DIR           where the bundled handlers store data (default $TOOLCAP_DATA_DIR,
-                           else ./.toolcap/data)`;
+                           else ./.toolcap/data)
+  --env-allow NAMES        pass external tools only PATH, HOME, LANG-style basics and these
+                           variables (comma-separated or repeated; NAME* is a prefix; "" for
+                           the basics only); default: the whole environment`;
 
 /** Usage text. */
 export const usage = `toolcap run [--schemas PATH]... [--handlers DIR]... [--context KEY=VALUE]... TOOL --input JSON
@@ -48,14 +59,18 @@ export const usage = `toolcap run [--schemas PATH]... [--handlers DIR]... [--con
 Validates the input, runs the tool's handler and prints {"ok": true, "output": ...} or
 {"ok": false, "error": {"code", "message", "details"}} on stdout. Exit code 0 when ok, 1 when
 the call failed (invalid input, unknown tool, handler error, timeout) or a schema path does not
-exist, 2 on a usage error. Load diagnostics go to stderr. With --tools-dir and no --schemas, a
-missing ./schemas is no error.
+exist, 2 on a usage error, 128 + the signal's number when stopped by SIGINT, SIGTERM or SIGHUP
+(the call is cancelled and an external tool is killed with its process group). Load
+diagnostics go to stderr. With --tools-dir and no --schemas, a missing ./schemas is no error.
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
 ${EXECUTION_OPTIONS_USAGE}
   --input JSON             the tool's arguments as a JSON object (default {}); "-" reads stdin
   --timeout MS             run-time limit in milliseconds (default from latency_estimate)`;
+
+/** Signals that stop `toolcap run`: the call is cancelled, never left running. */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** Runs `toolcap run`. */
 export async function run(args: readonly string[], io: CliIo): Promise<number> {
@@ -64,13 +79,39 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const input = await readInput(values, io);
   const context = keyValuePairs('run', 'context', values.context);
   const timeoutMs = positiveInteger('run', 'timeout', values.timeout);
-  const registry = await loadExecutionRegistry('run', values, io);
-  requireSchemaDirs(registry.diagnostics);
-  printDiagnostics(io, registry.diagnostics);
+  // an external tool runs in its own process group: a signal that only stopped this process
+  // would leave it running, so signals cancel the call (which kills the group) instead
+  const controller = new AbortController();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal;
+    controller.abort(new Error(`toolcap run was stopped by ${signal}`));
+  };
+  for (const signal of STOP_SIGNALS) process.once(signal, stop);
   try {
-    const result = await registry.execute(toolName, input, context, {
+    const registry = await loadExecutionRegistry('run', values, io, controller.signal);
+    requireSchemaDirs(registry.diagnostics);
+    printDiagnostics(io, registry.diagnostics);
+    const code = await executeAndPrint(registry, toolName, input, context, io, {
+      signal: controller.signal,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
+    return stoppedBy === undefined ? code : 128 + (osConstants.signals[stoppedBy] ?? 0);
+  } finally {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, stop);
+  }
+}
+
+async function executeAndPrint(
+  registry: Registry,
+  toolName: string,
+  input: unknown,
+  context: Record<string, string>,
+  io: CliIo,
+  options: ExecuteOptions,
+): Promise<number> {
+  try {
+    const result = await registry.execute(toolName, input, context, options);
     writeJson(io, result);
     if (!result.ok && result.error.code === 'MISSING_CONTEXT') printContextHint(io, result.error);
     return result.ok ? 0 : 1;
@@ -81,7 +122,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       error: {
         code: error.code,
         message: error.message,
-        details: { tool: error.toolName, suggestions: [...error.suggestions] },
+        details: { tool: shortenName(error.toolName), suggestions: [...error.suggestions] },
       },
     });
     return 1;
@@ -120,11 +161,21 @@ export async function loadExecutionRegistry(
   command: string,
   values: ParsedArgs['values'],
   io: CliIo,
+  signal?: AbortSignal,
 ): Promise<Registry> {
   const toolsDirs = stringList(values['tools-dir']);
   let registry = await loadCliRegistry(command, values, io, {
     defaultSchemasOptional: toolsDirs.length > 0,
   });
+  const externalEnv = parseEnvAllow(command, values['env-allow']);
+  if (externalEnv !== undefined) {
+    registry = withExecutionSettings(registry, {
+      executionLimits: {
+        ...(registry.settings.executionLimits ?? DEFAULT_EXECUTION_LIMITS),
+        externalEnv,
+      },
+    });
+  }
   const group = optionalString(values.group);
   if (group !== undefined && toolsDirs.length === 0) {
     throw new CliUsageError(
@@ -138,12 +189,36 @@ export async function loadExecutionRegistry(
       dirs: toolsDirs,
       cwd: io.cwd,
       ...(group !== undefined ? { group } : {}),
+      // the allow-list covers --schema discovery as well as the calls
+      externalEnv,
+      signal,
     });
   }
   const dataDir = optionalString(values['data-dir']) ?? nonEmpty(io.env.TOOLCAP_DATA_DIR);
   return dataDir === undefined
     ? withExecutionSettings(registry, { dataDir: resolve(io.cwd, '.toolcap/data') })
     : withExecutionSettings(registry, { dataDir: resolve(io.cwd, dataDir) });
+}
+
+/** `--env-allow A,B --env-allow C_*` → `{ allow: [A, B, C_*] }`; `""` allows the basics only. */
+function parseEnvAllow(
+  command: string,
+  value: ParsedArgs['values'][string],
+): ExternalEnvironmentOptions | undefined {
+  if (value === undefined) return undefined;
+  const allow = stringList(value)
+    .flatMap((text) => text.split(','))
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  for (const name of allow) {
+    if (!isEnvironmentPattern(name)) {
+      throw new CliUsageError(
+        `--env-allow takes variable names (letters, digits, _) or NAME* prefixes, got ${JSON.stringify(name)}`,
+        command,
+      );
+    }
+  }
+  return { allow };
 }
 
 async function readInput(values: ParsedArgs['values'], io: CliIo): Promise<unknown> {

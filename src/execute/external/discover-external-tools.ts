@@ -8,7 +8,9 @@ import { displayPath } from '../../load/display-path.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
 import { errorMessage } from '../../util/error-message.js';
 import { DEFAULT_EXECUTION_LIMITS } from '../execution-limits.js';
+import { isTimerDelay } from '../run-with-deadline.js';
 import { checkExternalToolSchema } from './check-external-schema.js';
+import { type ExternalEnvironmentOptions, externalEnvironment } from './external-environment.js';
 import { toolNameFromBinary } from './external-tool-names.js';
 import { runExecutable } from './run-executable.js';
 
@@ -24,6 +26,10 @@ export interface DiscoverExternalToolsOptions {
   maxSchemaBytes?: number;
   /** Executables asked at the same time. Default 8. */
   concurrency?: number;
+  /** Which host variables the executables see (default: all; see `externalEnvironment`). */
+  externalEnv?: ExternalEnvironmentOptions | undefined;
+  /** Stops discovery: running `--schema` processes are killed with their process group. */
+  signal?: AbortSignal | undefined;
 }
 
 /** An executable whose `--schema` answer passed seed 000's rules. */
@@ -39,7 +45,8 @@ export interface DiscoveredExternalTool {
  * Finds the executables in `dirs`, runs each with `--schema` (in parallel, each with a time
  * limit) and checks the answers with seed 000's rules. An executable that fails, hangs, prints
  * too much or answers badly is skipped with an error diagnostic naming its path and the
- * reason; the others are returned. Hidden files and non-executable files are ignored.
+ * reason; the others are returned. Hidden files and directories are ignored; a regular file
+ * without an execute bit gets a warning (`EXTERNAL_NOT_EXECUTABLE`).
  */
 export async function discoverExternalTools(
   options: DiscoverExternalToolsOptions,
@@ -71,12 +78,31 @@ export async function discoverExternalTools(
     for (const name of names) {
       if (name.startsWith('.')) continue;
       const file = join(absolute, name);
-      if (await isExecutableFile(file)) executables.push(file);
+      const kind = await classifyEntry(file);
+      if (kind === 'executable') executables.push(file);
+      else if (kind === 'not-executable') {
+        const display = displayPath(file, cwd);
+        // a tool whose mode lost its x bit (a copy, an unzip) would otherwise vanish unexplained
+        diagnostics.push({
+          severity: 'warning',
+          code: 'EXTERNAL_NOT_EXECUTABLE',
+          file: display,
+          pointer: '',
+          message: `${display} is not executable, so it is not registered as a tool; make it executable (chmod +x) if it is one, or move it out of the tools directory`,
+        });
+      }
     }
   }
 
+  const env = externalEnvironment(options.externalEnv);
   const answers = await mapWithConcurrency(executables, concurrency, (file) =>
-    askSchema(file, { timeoutMs, maxSchemaBytes, display: displayPath(file, cwd) }),
+    askSchema(file, {
+      timeoutMs,
+      maxSchemaBytes,
+      display: displayPath(file, cwd),
+      env,
+      signal: options.signal,
+    }),
   );
   const tools: DiscoveredExternalTool[] = [];
   for (const answer of answers) {
@@ -88,7 +114,13 @@ export async function discoverExternalTools(
 
 async function askSchema(
   file: string,
-  options: { timeoutMs: number; maxSchemaBytes: number; display: string },
+  options: {
+    timeoutMs: number;
+    maxSchemaBytes: number;
+    display: string;
+    env: NodeJS.ProcessEnv;
+    signal: AbortSignal | undefined;
+  },
 ): Promise<{ tool: DiscoveredExternalTool } | { diagnostic: Diagnostic }> {
   const { display } = options;
   const fail = (code: string, message: string, pointer = '', line?: number, column?: number) => {
@@ -111,17 +143,26 @@ async function askSchema(
     );
   }
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  const timer = isTimerDelay(options.timeoutMs)
+    ? setTimeout(() => controller.abort(), options.timeoutMs)
+    : undefined;
+  const stop = () => controller.abort();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  if (options.signal?.aborted === true) stop();
   const outcome = await runExecutable(file, ['--schema'], {
     signal: controller.signal,
     maxOutputBytes: options.maxSchemaBytes,
+    env: options.env,
   });
   clearTimeout(timer);
+  options.signal?.removeEventListener('abort', stop);
   switch (outcome.kind) {
     case 'aborted':
       return fail(
         'EXTERNAL_SCHEMA_FAILED',
-        `"${display} --schema" did not answer within ${options.timeoutMs} ms`,
+        options.signal?.aborted === true
+          ? `"${display} --schema" was stopped (discovery was cancelled)`
+          : `"${display} --schema" did not answer within ${options.timeoutMs} ms`,
       );
     case 'spawn-error':
       return fail(
@@ -186,12 +227,14 @@ async function askSchema(
   return { tool: { ...schema, command: file } };
 }
 
-async function isExecutableFile(file: string): Promise<boolean> {
+/** A regular file with an execute bit, one without, or anything else (directories, vanished). */
+async function classifyEntry(file: string): Promise<'executable' | 'not-executable' | 'other'> {
   try {
     const info = await stat(file);
-    return info.isFile() && (info.mode & 0o111) !== 0;
+    if (!info.isFile()) return 'other';
+    return (info.mode & 0o111) !== 0 ? 'executable' : 'not-executable';
   } catch {
-    return false;
+    return 'other';
   }
 }
 

@@ -1,6 +1,7 @@
 import type { RegisteredTool } from '../../format/types.js';
 import { errorMessage } from '../../util/error-message.js';
 import type { ToolCallError } from '../types.js';
+import { type ExternalEnvironmentOptions, externalEnvironment } from './external-environment.js';
 import { runExecutable } from './run-executable.js';
 
 const PREVIEW_CHARACTERS = 200;
@@ -14,12 +15,18 @@ export async function runExternalTool(
   tool: RegisteredTool,
   command: string,
   input: Record<string, unknown>,
-  options: { signal: AbortSignal; maxOutputBytes: number },
+  options: {
+    signal: AbortSignal;
+    maxOutputBytes: number;
+    /** Which host variables the tool sees (default: all). */
+    externalEnv?: ExternalEnvironmentOptions | undefined;
+  },
 ): Promise<{ output: unknown } | { error: ToolCallError }> {
   const outcome = await runExecutable(command, [], {
     stdin: `${JSON.stringify(input)}\n`,
     signal: options.signal,
     maxOutputBytes: options.maxOutputBytes,
+    env: externalEnvironment(options.externalEnv),
   });
   switch (outcome.kind) {
     case 'aborted':

@@ -1,15 +1,17 @@
 import type { ProviderId } from '../../format/provider-ids.js';
 import type { RegisteredGroup, RegisteredTool, Warning } from '../../format/types.js';
+import { commonness, relatedTerms } from '../../text/lexicon.js';
 import type { TextAnalyzer } from '../../text/text-analyzer.js';
 import { isWithinOneEdit } from '../../text/typo-distance.js';
 import { isTypoCandidate } from '../../text/typo-index.js';
 import { errorMessage } from '../../util/error-message.js';
 import { isTooShort } from '../analyze-turn.js';
 import { compareStrings } from '../keyword-index.js';
+import { DEFAULT_RANKING, type RankingSettings } from '../ranking-settings.js';
 import { type ResolvedSelectOptions, resolveSelectOptions } from '../resolve-select-options.js';
 import { roundScore } from '../round-score.js';
 import { DEFAULT_SEARCH_K } from '../search-tools.js';
-import { BM25_K1, DOCUMENT_FIELDS, groupFieldTexts, toolFieldTexts } from '../tool-document.js';
+import { BM25_K1, groupFieldTexts, toolFieldTexts } from '../tool-document.js';
 import type {
   ContextCheck,
   DroppedTool,
@@ -37,10 +39,9 @@ export interface ReferenceInput {
   contextChecks: ReadonlyMap<string, ContextCheck>;
   services: ReadonlyMap<string, unknown>;
   estimateTokens: (tool: RegisteredTool, provider: ProviderId) => number;
+  /** Ranking weights. Default `DEFAULT_RANKING`. */
+  ranking?: RankingSettings;
 }
-
-/** Weight of a history word in the ranking query (a word of the message weighs 1). */
-const HISTORY_WEIGHT = 0.5;
 
 /** Budget priority, lowest first. */
 const PRIORITY: readonly SelectionStrategyName[] = [
@@ -77,7 +78,16 @@ interface Candidate {
 
 interface Query {
   terms: { term: string; word: string; weight: number }[];
+  /** How many leading terms are the turn's own words (the rest are related words). */
+  own: number;
+  /** Summed weight of message words no tool or keyword contains. */
   unknown: number;
+}
+
+/** The ranking words of a text: those some tool or keyword contains, and the others. */
+interface RankingWords {
+  known: { term: string; word: string }[];
+  unknown: { term: string; word: string }[];
 }
 
 /** `select(message, options)` by the documented rules. */
@@ -95,8 +105,45 @@ export function referenceSelect(
   // the message: keyword matches and the ranking query (weight 1)
   const positions = analyzePositions(input.analyzer, message);
   if (settings.typoTolerance) addTypoAlternatives(input.analyzer, corpus, positions);
-  const query: Query = { terms: [], unknown: 0 };
-  addMessageTerms(input.analyzer, corpus, positions, query);
+  const messageWords = rankingWords(input.analyzer, corpus, positions);
+  const historyWords: RankingWords[] = [];
+  // the history, newest first: the groups it matches or whose tools it called, and its words
+  const recorded = new Map<string, { keywords: string[]; typos: TypoMatch[] }>();
+  const record = (group: string, matched: string, typoWord: string | undefined) => {
+    const entry = recorded.get(group) ?? { keywords: [], typos: [] };
+    recorded.set(group, entry);
+    if (!entry.keywords.includes(matched)) {
+      entry.keywords.push(matched);
+      if (typoWord !== undefined) entry.typos.push({ keyword: matched, word: typoWord });
+    } else if (typoWord === undefined) {
+      entry.typos = entry.typos.filter((typo) => typo.keyword !== matched);
+    }
+  };
+  for (const entry of [...settings.history].reverse()) {
+    if (typeof entry === 'object' && 'tool' in entry && typeof entry.tool === 'string') {
+      const tool = input.tools.find((candidateTool) => candidateTool.name === entry.tool);
+      if (tool === undefined) {
+        warnings.push({
+          code: 'UNKNOWN_HISTORY_TOOL',
+          message: `history names tool "${entry.tool}", which is not in the registry; it is ignored`,
+          tool: entry.tool,
+        });
+      } else {
+        record(tool.group, tool.name, undefined);
+      }
+      continue;
+    }
+    const text = typeof entry === 'string' ? entry : (entry as { message: string }).message;
+    const historyPositions = analyzePositions(input.analyzer, text);
+    if (settings.typoTolerance) addTypoAlternatives(input.analyzer, corpus, historyPositions);
+    for (const match of matchKeywords(corpus, historyPositions)) {
+      for (const keyword of match.keywords) {
+        const typo = match.typos.find((candidateTypo) => candidateTypo.keyword === keyword);
+        record(match.group.group, keyword, typo?.word);
+      }
+    }
+    historyWords.push(rankingWords(input.analyzer, corpus, historyPositions));
+  }
 
   // always: every tool of every always group, catalog order
   for (const tool of input.tools) {
@@ -163,51 +210,9 @@ export function referenceSelect(
     }
   }
 
-  // history, newest first: groups it matches (or whose tools it called) stay; its words rank
+  // history: groups it kept that the message did not match
   let historyGroups = 0;
-  if (settings.history.length > 0) {
-    const recorded = new Map<string, { keywords: string[]; typos: TypoMatch[] }>();
-    const record = (group: string, matched: string, typoWord: string | undefined) => {
-      const entry = recorded.get(group) ?? { keywords: [], typos: [] };
-      recorded.set(group, entry);
-      if (!entry.keywords.includes(matched)) {
-        entry.keywords.push(matched);
-        if (typoWord !== undefined) entry.typos.push({ keyword: matched, word: typoWord });
-      } else if (typoWord === undefined) {
-        entry.typos = entry.typos.filter((typo) => typo.keyword !== matched);
-      }
-    };
-    for (const entry of [...settings.history].reverse()) {
-      if (typeof entry === 'object' && 'tool' in entry && typeof entry.tool === 'string') {
-        const tool = input.tools.find((candidateTool) => candidateTool.name === entry.tool);
-        if (tool === undefined) {
-          warnings.push({
-            code: 'UNKNOWN_HISTORY_TOOL',
-            message: `history names tool "${entry.tool}", which is not in the registry; it is ignored`,
-            tool: entry.tool,
-          });
-        } else {
-          record(tool.group, tool.name, undefined);
-        }
-        continue;
-      }
-      const text = typeof entry === 'string' ? entry : (entry as { message: string }).message;
-      const historyPositions = analyzePositions(input.analyzer, text);
-      if (settings.typoTolerance) addTypoAlternatives(input.analyzer, corpus, historyPositions);
-      for (const match of matchKeywords(corpus, historyPositions)) {
-        for (const keyword of match.keywords) {
-          const typo = match.typos.find((candidateTypo) => candidateTypo.keyword === keyword);
-          record(match.group.group, keyword, typo?.word);
-        }
-      }
-      // history words that some tool or keyword contains join the query at a lower weight
-      const historyQuery: Query = { terms: [], unknown: 0 };
-      addMessageTerms(input.analyzer, corpus, historyPositions, historyQuery);
-      for (const term of historyQuery.terms) {
-        if (query.terms.some((known) => known.term === term.term)) continue;
-        query.terms.push({ term: term.term, word: term.word, weight: HISTORY_WEIGHT });
-      }
-    }
+  {
     const matchedByMessage = new Set(messageMatches.map((match) => match.group.group));
     for (const group of input.groups) {
       const entry = recorded.get(group.group);
@@ -224,7 +229,8 @@ export function referenceSelect(
     }
   }
 
-  // ranking: keyword and history tools against the query
+  // ranking: keyword and history tools against the message and history words
+  const query = buildQuery(input, corpus, messageWords, historyWords);
   for (const entry of candidates) {
     if (entry.raw !== undefined) entry.raw = corpus.score(entry.tool, query);
   }
@@ -301,20 +307,13 @@ export function referenceSearch(
   options: SearchOptions = {},
 ): SearchResult[] {
   const corpus = buildCorpus(input);
-  const ranking: Query = { terms: [], unknown: 0 };
   const positions = analyzePositions(input.analyzer, query);
-  addMessageTerms(input.analyzer, corpus, positions, ranking);
+  const words = rankingWords(input.analyzer, corpus, positions);
   if (options.typoTolerance === true) {
     // each word no tool or keyword contains also matches the indexed terms one edit away
-    const unknown: { word: string; term: string }[] = [];
-    for (const slot of positions.flatMap((position) => position.slots)) {
-      if (input.analyzer.isStopword(slot.word) || isTooShort(slot.term)) continue;
-      if (corpus.vocabulary.has(slot.term) || unknown.some((entry) => entry.term === slot.term)) {
-        continue;
-      }
-      unknown.push(slot);
-    }
-    for (const { word, term } of unknown) {
+    const stillUnknown: RankingWords['unknown'] = [];
+    for (const entry of words.unknown) {
+      const { word, term } = entry;
       const found = corpus.indexedTerms.filter((indexed) =>
         [term, word].some(
           (candidateWord) =>
@@ -324,14 +323,18 @@ export function referenceSearch(
             isWithinOneEdit(candidateWord, indexed),
         ),
       );
-      if (found.length === 0) continue;
-      ranking.unknown--;
+      if (found.length === 0) {
+        stillUnknown.push(entry);
+        continue;
+      }
       for (const indexed of found.sort(compareStrings)) {
-        if (ranking.terms.some((known) => known.term === indexed)) continue;
-        ranking.terms.push({ term: indexed, word: `${word}~${indexed}`, weight: 1 });
+        if (words.known.some((known) => known.term === indexed)) continue;
+        words.known.push({ term: indexed, word: `${word}~${indexed}` });
       }
     }
+    words.unknown = stillUnknown;
   }
+  const ranking = buildQuery(input, corpus, words, []);
   const maxScore = corpus.maxScore(ranking);
   const groups = options.groups === undefined ? undefined : new Set(options.groups);
   return input.tools
@@ -533,25 +536,26 @@ function analyzePositions(analyzer: TextAnalyzer, text: string): Position[] {
   }));
 }
 
-/** The words of `positions` that rank: no stopwords, no single ASCII characters. */
-function addMessageTerms(
+/**
+ * The words of `positions` that rank (no stopwords, no single ASCII characters), each term
+ * once: those some tool or keyword contains, then the corrected typos' keyword terms; and the
+ * words no tool or keyword contains (a corrected word is no longer one of them).
+ */
+function rankingWords(
   analyzer: TextAnalyzer,
   corpus: Corpus,
   positions: readonly Position[],
-  query: Query,
-): void {
-  const unknown: { word: string; term: string }[] = [];
+): RankingWords {
+  const words: RankingWords = { known: [], unknown: [] };
   for (const position of positions) {
     for (const slot of position.slots) {
       if (slot.typo) continue;
       if (analyzer.isStopword(slot.word) || isTooShort(slot.term)) continue;
       if (!corpus.vocabulary.has(slot.term)) {
-        if (!unknown.some((entry) => entry.term === slot.term)) unknown.push(slot);
+        if (!words.unknown.some((entry) => entry.term === slot.term)) words.unknown.push(slot);
         continue;
       }
-      if (!query.terms.some((known) => known.term === slot.term)) {
-        query.terms.push({ term: slot.term, word: slot.word, weight: 1 });
-      }
+      if (!words.known.some((known) => known.term === slot.term)) words.known.push(slot);
     }
   }
   // a corrected word ranks with its keyword terms instead of its own
@@ -559,14 +563,72 @@ function addMessageTerms(
     const alternatives = position.slots.filter((slot) => slot.typo);
     if (alternatives.length === 0) continue;
     for (const slot of alternatives) {
-      if (!query.terms.some((known) => known.term === slot.term)) {
-        query.terms.push({ term: slot.term, word: position.word, weight: 1 });
+      if (!words.known.some((known) => known.term === slot.term)) {
+        words.known.push({ term: slot.term, word: position.word });
       }
     }
-    const at = unknown.findIndex((entry) => entry.word === position.word);
-    if (at >= 0) unknown.splice(at, 1);
+    const at = words.unknown.findIndex((entry) => entry.word === position.word);
+    if (at >= 0) words.unknown.splice(at, 1);
   }
-  query.unknown = unknown.length;
+  return words;
+}
+
+/**
+ * The ranking query: the message's words (weight 1), then the history's, newest first (weight
+ * `historyWeight`), each weighted by (1 − commonnessDamping × its commonness in English); the
+ * message's unknown words count in the maximum with their weights; then every word related to
+ * those (own words first, then the unknown ones) that some tool contains, at the source's weight
+ * × relatedWeight × the lexicon's weight.
+ */
+function buildQuery(
+  input: ReferenceInput,
+  corpus: Corpus,
+  message: RankingWords,
+  history: readonly RankingWords[],
+): Query {
+  const settings = input.ranking ?? DEFAULT_RANKING;
+  const english = input.analyzer.language === 'en';
+  const weightOf = (term: string) =>
+    1 - settings.commonnessDamping * (english ? commonness(term) : 0);
+  const query: Query = { terms: [], own: 0, unknown: 0 };
+  const has = (term: string) => query.terms.some((known) => known.term === term);
+  for (const { term, word } of message.known) {
+    query.terms.push({ term, word, weight: weightOf(term) });
+  }
+  for (const { term } of message.unknown) query.unknown += weightOf(term);
+  for (const words of history) {
+    for (const { term, word } of words.known) {
+      if (!has(term)) {
+        query.terms.push({ term, word, weight: settings.historyWeight * weightOf(term) });
+      }
+    }
+  }
+  query.own = query.terms.length;
+  if (english && settings.relatedWeight > 0) {
+    const sources = [
+      ...query.terms.map((term) => ({ ...term })),
+      ...message.unknown.map(({ term, word }) => ({ term, word, weight: weightOf(term) })),
+    ];
+    for (const source of sources) {
+      // the strongest relatedPerWord related words some tool contains, not already in the query
+      const usable = relatedTerms(source.term).filter(
+        (related) =>
+          commonness(related.term) >= settings.relatedMinCommonness && corpus.indexed(related.term),
+      );
+      let added = 0;
+      for (const related of usable) {
+        if (added === settings.relatedPerWord) break;
+        if (has(related.term)) continue;
+        added++;
+        query.terms.push({
+          term: related.term,
+          word: `${source.word}→${related.term}`,
+          weight: source.weight * settings.relatedWeight * related.weight,
+        });
+      }
+    }
+  }
+  return query;
 }
 
 /**
@@ -656,12 +718,15 @@ interface Corpus {
   indexedTerms: readonly string[];
   score(tool: RegisteredTool, query: Query): number;
   maxScore(query: Query): number;
+  /** Whether some tool contains `term`. */
+  indexed(term: string): boolean;
   has(tool: RegisteredTool, term: string): boolean;
 }
 
 /** The documents and keyword phrases of the registry, analyzed afresh. */
 function buildCorpus(input: ReferenceInput): Corpus {
   const { analyzer, tools, groups } = input;
+  const fields = (input.ranking ?? DEFAULT_RANKING).fields;
   const fieldTerms = (text: string): string[] =>
     analyzer
       .tokenize(text)
@@ -676,24 +741,24 @@ function buildCorpus(input: ReferenceInput): Corpus {
     const groupTexts = groupFieldTexts(group);
     let toolField = 0;
     let groupField = 0;
-    return DOCUMENT_FIELDS.map((field) =>
+    return fields.map((field) =>
       fieldTerms(
         (field.scope === 'tool' ? toolTexts[toolField++] : groupTexts[groupField++]) ?? '',
       ),
     );
   });
   const count = tools.length;
-  const averages = DOCUMENT_FIELDS.map((_, field) =>
+  const averages = fields.map((_, field) =>
     Math.max(
       1,
-      documents.reduce((sum, fields) => sum + fields[field]!.length, 0) / Math.max(1, count),
+      documents.reduce((sum, terms) => sum + terms[field]!.length, 0) / Math.max(1, count),
     ),
   );
   // field-weighted, length-normalized frequencies per tool, added occurrence by occurrence
-  const frequencies = documents.map((fields) => {
+  const frequencies = documents.map((document) => {
     const frequency = new Map<string, number>();
-    fields.forEach((terms, field) => {
-      const { weight, b } = DOCUMENT_FIELDS[field]!;
+    document.forEach((terms, field) => {
+      const { weight, b } = fields[field]!;
       const increment = weight / (1 - b + (b * terms.length) / averages[field]!);
       for (const term of terms) frequency.set(term, (frequency.get(term) ?? 0) + increment);
     });
@@ -750,13 +815,16 @@ function buildCorpus(input: ReferenceInput): Corpus {
     },
     maxScore(query) {
       let sum = query.unknown * unknownIdf;
-      for (const { term, weight } of query.terms) {
+      for (const { term, weight } of query.terms.slice(0, query.own)) {
         sum += (documentFrequency(term) > 0 ? idf(term) : unknownIdf) * weight;
       }
       return sum * (BM25_K1 + 1);
     },
     has(tool, term) {
       return frequencies[tool.index]!.has(term);
+    },
+    indexed(term) {
+      return documentFrequency(term) > 0;
     },
   };
 }

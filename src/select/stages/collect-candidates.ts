@@ -1,5 +1,4 @@
 import { errorMessage } from '../../util/error-message.js';
-import { analyzeTurn } from '../analyze-turn.js';
 import type { GroupMatch } from '../keyword-index.js';
 import { roundScore } from '../round-score.js';
 import {
@@ -14,9 +13,6 @@ import {
 } from '../turn.js';
 import { missingContextDrop } from './filter-candidates.js';
 
-/** Weight of history words in the ranking query (the current message weighs 1). */
-export const HISTORY_QUERY_WEIGHT = 0.5;
-
 const NO_MATCHES: readonly string[] = Object.freeze([]);
 
 /**
@@ -27,17 +23,23 @@ const NO_MATCHES: readonly string[] = Object.freeze([]);
  * and, when no keyword or history group matched, the relevance fallback.
  */
 export function collectCandidates(turn: Turn): void {
-  const { candidates } = turn;
-  candidates.add(turn.index.alwaysTools, ALWAYS, { matched: NO_MATCHES, typos: undefined }, NaN);
-  for (const group of turn.index.contextGroups) addContextGroup(turn, group);
+  const { candidates, index, reading } = turn;
+  candidates.add(index.alwaysTools, ALWAYS, { matched: NO_MATCHES, typos: undefined }, NaN);
+  for (const group of index.contextGroups) addContextGroup(turn, group);
   turn.rankedStart = candidates.count;
   const matched = new Set<number>();
-  for (const match of turn.index.keywords.matchGroups(turn.analyzed)) {
-    if (turn.index.strategyOfGroup[match.group] !== 'keyword') continue;
+  for (const match of reading.messageMatches) {
+    if (index.strategyOfGroup[match.group] !== 'keyword') continue;
     matched.add(match.group);
     addRankedGroup(turn, match, KEYWORD);
   }
-  const kept = turn.settings.history.length > 0 ? addHistory(turn, matched) : 0;
+  // groups kept by history: keyword groups the message itself did not match
+  let kept = 0;
+  for (const match of reading.historyMatches) {
+    if (index.strategyOfGroup[match.group] !== 'keyword' || matched.has(match.group)) continue;
+    kept++;
+    addRankedGroup(turn, match, HISTORY);
+  }
   turn.rankedEnd = candidates.count;
   if (matched.size === 0 && kept === 0 && turn.settings.fallback !== undefined) addFallback(turn);
 }
@@ -104,75 +106,12 @@ function addContextGroup(turn: Turn, group: number): void {
 }
 
 /**
- * Groups kept by the latest history entries (newest first): `keyword` groups that a history
- * message matches or that own a called tool, unless the message itself matched them. Each
- * history message's words join the ranking query at `HISTORY_QUERY_WEIGHT` (words no tool
- * contains are ignored). Returns how many groups history kept.
- */
-function addHistory(turn: Turn, matchedByMessage: ReadonlySet<number>): number {
-  const { index, settings, query } = turn;
-  const matches = new Map<number, GroupMatch>();
-  const record = (group: number, matched: string, typoWord: string | undefined) => {
-    let match = matches.get(group);
-    if (match === undefined) {
-      match = { group, keywords: [], typos: [] };
-      matches.set(group, match);
-    }
-    if (!match.keywords.includes(matched)) {
-      match.keywords.push(matched);
-      if (typoWord !== undefined) match.typos.push({ keyword: matched, word: typoWord });
-    } else if (typoWord === undefined) {
-      match.typos = match.typos.filter((typo) => typo.keyword !== matched);
-    }
-  };
-  for (let position = settings.history.length - 1; position >= 0; position--) {
-    const entry = settings.history[position]!;
-    if (typeof entry === 'object' && 'tool' in entry && typeof entry.tool === 'string') {
-      const tool = index.toolPosition(entry.tool);
-      if (tool === undefined) {
-        turn.warnings.push({
-          code: 'UNKNOWN_HISTORY_TOOL',
-          message: `history names tool "${entry.tool}", which is not in the registry; it is ignored`,
-          tool: entry.tool,
-        });
-        continue;
-      }
-      const group = index.groupOfTool[tool]!;
-      if (group >= 0) record(group, entry.tool, undefined);
-      continue;
-    }
-    const text = typeof entry === 'string' ? entry : (entry as { message: string }).message;
-    const analyzed = analyzeTurn(text, index.words());
-    if (settings.typoTolerance) {
-      index.keywords.addTypoAlternatives(analyzed, (word) => index.analyzer.stem(word));
-    }
-    for (const match of index.keywords.matchGroups(analyzed)) {
-      for (const keyword of match.keywords) {
-        record(match.group, keyword, match.typos.find((typo) => typo.keyword === keyword)?.word);
-      }
-    }
-    analyzed.queryIds.forEach((id, slot) => {
-      if (query.ids.includes(id)) return;
-      query.ids.push(id);
-      query.weights.push(HISTORY_QUERY_WEIGHT);
-      query.words.push(analyzed.queryWords[slot]!);
-    });
-  }
-  let kept = 0;
-  for (const [group, match] of [...matches].sort((a, b) => a[0] - b[0])) {
-    if (index.strategyOfGroup[group] !== 'keyword' || matchedByMessage.has(group)) continue;
-    kept++;
-    addRankedGroup(turn, match, HISTORY);
-  }
-  return kept;
-}
-
-/**
  * The `k` tools of `keyword` groups most relevant to the query with a score of at least
  * `minScore` (ties in catalog order); abstains with a warning when none reaches it.
  */
 function addFallback(turn: Turn): void {
-  const { index, query } = turn;
+  const { index } = turn;
+  const { query } = turn.reading;
   const fallback = turn.settings.fallback!;
   const relevance = index.relevance();
   const maxScore = relevance.maxScore(query);

@@ -11,7 +11,7 @@ export function scoreCandidates(turn: Turn): number {
   const { candidates, rankedStart, rankedEnd } = turn;
   if (rankedEnd > rankedStart) {
     relevance.scoreRanges(
-      turn.query,
+      turn.reading.query,
       turn.rankedRanges,
       candidates.tools,
       rankedStart,
@@ -19,5 +19,5 @@ export function scoreCandidates(turn: Turn): number {
       candidates.raw,
     );
   }
-  return relevance.maxScore(turn.query);
+  return relevance.maxScore(turn.reading.query);
 }

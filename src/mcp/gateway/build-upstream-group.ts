@@ -1,0 +1,191 @@
+import valid from 'semver/functions/valid.js';
+import type { ToolDefinition } from '../../format/types.js';
+import type { RenamedTool } from '../../migrate/build-imported-group.js';
+import { importToolList } from '../../migrate/import-tool-list.js';
+import { suggestKeywords } from '../../migrate/suggest-keywords.js';
+import { toCanonicalToolName } from '../../providers/import/to-canonical-tool-name.js';
+import type { UpstreamListing } from './list-upstream-tools.js';
+import type { UpstreamOverlay } from './read-overlays.js';
+import type { UpstreamServer } from './upstream-config.js';
+
+/** Version of an upstream group whose server reports no semantic version. */
+export const FALLBACK_UPSTREAM_VERSION = '0.0.0';
+
+/** An upstream server's tools as a group, ready for `registry.register`. */
+export interface UpstreamGroup {
+  /** A group document (the tools converted by `importToolList`, the overlay applied). */
+  document: Record<string, unknown>;
+  /** Gateway tool name → the server's tool name. */
+  routes: Map<string, string>;
+  /** The server's own annotations by gateway name, listed as they are (never re-derived). */
+  annotations: Map<string, Record<string, unknown>>;
+  /** Gateway names of the tools the overlay pins. */
+  pinned: string[];
+  /** Names that differ from the server's: invalid names converted, collisions prefixed. */
+  renamed: RenamedTool[];
+  /** Conversion warnings and overlay entries that name no tool, for the operator. */
+  notes: string[];
+}
+
+const DESCRIPTION_LIMIT = 1_000;
+const KEYWORD_LIMIT = 8;
+/** The loader's default `maxKeywordLength`: a longer server name is no keyword. */
+const MAX_KEYWORD_LENGTH = 100;
+
+/**
+ * Converts one server's `tools/list` into a group named after the server: tools hidden by the
+ * overlay are dropped first (so they reserve no name), title and description overrides are
+ * applied, then `importToolList` converts the list (names made valid, messy schemas repaired,
+ * categories inferred from MCP hints) and prefixes names other groups already use
+ * (`<group>_<name>`). The version is the server's when it is semver, else `0.0.0`. Without an
+ * overlay the group is a `keyword` group: the server's name plus keywords suggested from its
+ * tools (TF-IDF against `otherDocuments`).
+ */
+export function buildUpstreamGroup(input: {
+  server: UpstreamServer;
+  listing: UpstreamListing;
+  overlay: UpstreamOverlay | undefined;
+  reserved: ReadonlySet<string>;
+}): UpstreamGroup {
+  const { server, listing, overlay } = input;
+  const notes: string[] = [];
+  const refersTo = (names: readonly string[], rawName: string) =>
+    names.includes(rawName) || names.includes(toCanonicalToolName(rawName));
+  const used = { hidden: new Set<string>(), tools: new Set<string>() };
+  const entries: unknown[] = [];
+  for (const entry of listing.tools) {
+    const rawName = toolName(entry);
+    if (overlay !== undefined && rawName !== undefined) {
+      if (refersTo(overlay.hidden, rawName)) {
+        used.hidden.add(overlay.hidden.includes(rawName) ? rawName : toCanonicalToolName(rawName));
+        continue;
+      }
+      const key = overlay.tools.has(rawName) ? rawName : toCanonicalToolName(rawName);
+      const override = overlay.tools.get(key);
+      if (override !== undefined) {
+        used.tools.add(key);
+        entries.push({ ...(entry as object), ...override });
+        continue;
+      }
+    }
+    entries.push(entry);
+  }
+
+  const info = listing.server;
+  const version =
+    info !== undefined && valid(info.version) !== null
+      ? valid(info.version)!
+      : FALLBACK_UPSTREAM_VERSION;
+  const imported = importToolList(
+    { tools: entries },
+    {
+      from: 'mcp',
+      group: server.group,
+      version,
+      strategy: 'always',
+      reservedNames: input.reserved,
+      sourceLabel: `the MCP server "${server.name}"`,
+    },
+  );
+  for (const warning of imported.warnings) {
+    // renames are reported as such; categories do not change what the gateway serves
+    if (['NAME_COLLISION', 'TOOL_RENAMED', 'CATEGORY_DEFAULTED'].includes(warning.code)) continue;
+    notes.push(
+      `${warning.code}${warning.tool === undefined ? '' : ` ${warning.tool}`}: ${warning.message}`,
+    );
+  }
+  const tools = imported.document.tools as (ToolDefinition & { 'x-original-name'?: string })[];
+  const routes = new Map<string, string>();
+  for (const tool of tools) routes.set(tool.name, tool['x-original-name'] ?? tool.name);
+  const rawAnnotations = new Map<string, Record<string, unknown>>();
+  for (const entry of entries) {
+    const rawName = toolName(entry);
+    const value = (entry as { annotations?: unknown }).annotations;
+    if (
+      rawName !== undefined &&
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value)
+    ) {
+      rawAnnotations.set(rawName, value as Record<string, unknown>);
+    }
+  }
+  const annotations = new Map<string, Record<string, unknown>>();
+  for (const [name, original] of routes) {
+    const value = rawAnnotations.get(original);
+    if (value !== undefined) annotations.set(name, value);
+  }
+
+  const document: Record<string, unknown> = { ...imported.document };
+  delete document.$schema;
+  if (overlay === undefined) {
+    document.description = describeServer(server, listing);
+    document.selection = { strategy: 'keyword', keywords: defaultKeywords(server, tools) };
+  } else {
+    document.description = overlay.description;
+    document.selection = overlay.selection;
+  }
+
+  const pinned: string[] = [];
+  if (overlay !== undefined) {
+    const gatewayName = new Map<string, string>();
+    for (const [name, original] of routes) {
+      gatewayName.set(original, name);
+      gatewayName.set(toCanonicalToolName(original), name);
+    }
+    for (const name of overlay.pinned) {
+      const found = gatewayName.get(name);
+      if (found === undefined) notes.push(unknownTool(overlay, 'pinned', name, server));
+      else pinned.push(found);
+    }
+    for (const name of overlay.hidden) {
+      if (!used.hidden.has(name)) notes.push(unknownTool(overlay, 'hidden', name, server));
+    }
+    for (const name of overlay.tools.keys()) {
+      if (!used.tools.has(name)) notes.push(unknownTool(overlay, 'tools', name, server));
+    }
+  }
+  return { document, routes, annotations, pinned, renamed: imported.renamed, notes };
+}
+
+function toolName(entry: unknown): string | undefined {
+  if (entry === null || typeof entry !== 'object') return undefined;
+  const name = (entry as { name?: unknown }).name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+function describeServer(server: UpstreamServer, listing: UpstreamListing): string {
+  const info = listing.server;
+  const who =
+    info === undefined
+      ? ''
+      : ` (${info.title ?? info.name}${info.version === '' ? '' : ` ${info.version}`})`;
+  const instructions = listing.instructions?.trim().replace(/\s+/g, ' ') ?? '';
+  const text = `Tools of the MCP server "${server.name}"${who}.${instructions === '' ? '' : ` ${instructions}`}`;
+  return text.length > DESCRIPTION_LIMIT ? `${text.slice(0, DESCRIPTION_LIMIT - 4)} ...` : text;
+}
+
+/** The server's name as a keyword (as written in the configuration), then TF-IDF suggestions. */
+function defaultKeywords(server: UpstreamServer, tools: readonly ToolDefinition[]): string[] {
+  const keywords: string[] = [];
+  const seen = new Set<string>();
+  for (const keyword of [
+    server.name.trim(),
+    ...suggestKeywords(tools, server.group, { limit: KEYWORD_LIMIT }),
+  ]) {
+    const key = keyword.normalize('NFKC').trim().toLowerCase();
+    if (key === '' || keyword.length > MAX_KEYWORD_LENGTH || seen.has(key)) continue;
+    seen.add(key);
+    keywords.push(keyword);
+  }
+  return keywords.length > 0 ? keywords : [server.group];
+}
+
+function unknownTool(
+  overlay: UpstreamOverlay,
+  field: string,
+  name: string,
+  server: UpstreamServer,
+): string {
+  return `${overlay.file}: x-upstream.${field} names "${name}", which the server "${server.name}" does not list (now); check the name`;
+}

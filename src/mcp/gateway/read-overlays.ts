@@ -1,0 +1,195 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
+import type { GroupSelection, RegisteredGroup } from '../../format/types.js';
+import { type JsonDocument, parseJsonDocument } from '../../load/parse-json-document.js';
+import type { Registry } from '../../toolcap/registry.js';
+import { errorMessage } from '../../util/error-message.js';
+
+/** The extension field of an overlay group file. */
+export const OVERLAY_FIELD = 'x-upstream';
+
+/** Per-tool changes an overlay makes. */
+export interface ToolOverride {
+  title?: string;
+  description?: string;
+}
+
+/**
+ * A group file whose group name is an upstream server's group: its header (description,
+ * selection) replaces the generated one, and its `x-upstream` field hides, pins and rewrites
+ * tools. Tool names are the server's own (`search-docs`), or their converted form.
+ */
+export interface UpstreamOverlay {
+  group: string;
+  /** The overlay file, as shown in messages. */
+  file: string;
+  description: string;
+  selection: GroupSelection;
+  /** Tools left out entirely: not listed, not searchable, not callable. */
+  hidden: readonly string[];
+  /** Tools listed in `--expose selected` even though their group is not pinned. */
+  pinned: readonly string[];
+  tools: ReadonlyMap<string, ToolOverride>;
+}
+
+/** The overlays of a registry snapshot, or why some are unusable. */
+export interface OverlayReading {
+  overlays: ReadonlyMap<string, UpstreamOverlay>;
+  /** Problems, each naming the file, the field and the fix. */
+  problems: readonly string[];
+}
+
+const FIELDS = ['hidden', 'pinned', 'tools'];
+const TOOL_FIELDS = ['title', 'description'];
+
+/**
+ * Finds the overlays among a registry's groups: every group named like one of `upstreamGroups`.
+ * Such a group must have no tools of its own; its `x-upstream` field (read from its file) is
+ * checked field by field. `cwd` makes file names in messages relative.
+ */
+export function readOverlays(
+  registry: Registry,
+  upstreamGroups: ReadonlySet<string>,
+  cwd: string,
+): OverlayReading {
+  const overlays = new Map<string, UpstreamOverlay>();
+  const problems: string[] = [];
+  if (upstreamGroups.size === 0) return { overlays, problems };
+  for (const group of registry.groups()) {
+    if (!upstreamGroups.has(group.group)) continue;
+    const file = group.file === undefined ? `group "${group.group}"` : shown(group.file, cwd);
+    if (group.tools.length > 0) {
+      problems.push(
+        `${file}: group "${group.group}" overlays the upstream server of that group, so its "tools" must be [] (the server supplies them); move its ${group.tools.length} tool(s) to a group of another name`,
+      );
+      continue;
+    }
+    const reader = new OverlayReader(file, problems);
+    const extension = group.file === undefined ? undefined : reader.readExtension(group.file);
+    overlays.set(group.group, reader.build(group, extension));
+  }
+  return { overlays, problems };
+}
+
+class OverlayReader {
+  readonly #file: string;
+  readonly #problems: string[];
+  #document: JsonDocument | undefined;
+
+  constructor(file: string, problems: string[]) {
+    this.#file = file;
+    this.#problems = problems;
+  }
+
+  readExtension(path: string): unknown {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      this.#problems.push(`${this.#file}: cannot read the overlay: ${errorMessage(error)}`);
+      return undefined;
+    }
+    const parsed = parseJsonDocument(text);
+    // the loader accepted this file a moment ago; a failed parse means it changed meanwhile
+    if (!parsed.ok) {
+      this.#problems.push(
+        `${this.#file}: changed while it was read; it is read again on the next reload`,
+      );
+      return undefined;
+    }
+    this.#document = parsed.document;
+    const root = parsed.document.value;
+    return root !== null && typeof root === 'object' && !Array.isArray(root)
+      ? (root as Record<string, unknown>)[OVERLAY_FIELD]
+      : undefined;
+  }
+
+  build(group: RegisteredGroup, extension: unknown): UpstreamOverlay {
+    const overlay = {
+      group: group.group,
+      file: this.#file,
+      description: group.description,
+      selection: group.selection,
+      hidden: [] as string[],
+      pinned: [] as string[],
+      tools: new Map<string, ToolOverride>(),
+    };
+    if (extension === undefined) return overlay;
+    const base = `/${OVERLAY_FIELD}`;
+    if (!isObject(extension)) {
+      this.#fail(
+        base,
+        'must be an object such as {"hidden": [...], "pinned": [...], "tools": {...}}',
+      );
+      return overlay;
+    }
+    for (const key of Object.keys(extension)) {
+      if (!FIELDS.includes(key)) {
+        this.#fail(`${base}/${key}`, `is not an overlay field; use ${FIELDS.join(', ')}`);
+      }
+    }
+    overlay.hidden = this.#names(extension.hidden, `${base}/hidden`);
+    overlay.pinned = this.#names(extension.pinned, `${base}/pinned`);
+    const tools = extension.tools;
+    if (tools === undefined) return overlay;
+    if (!isObject(tools)) {
+      this.#fail(`${base}/tools`, 'must map tool names to {"title", "description"} overrides');
+      return overlay;
+    }
+    for (const [name, value] of Object.entries(tools)) {
+      const pointer = `${base}/tools/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const override = this.#override(value, pointer);
+      if (override !== undefined) overlay.tools.set(name, override);
+    }
+    return overlay;
+  }
+
+  #names(value: unknown, pointer: string): string[] {
+    if (value === undefined) return [];
+    if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item === '')) {
+      this.#fail(pointer, 'must be a list of tool names, as the server names them');
+      return [];
+    }
+    return [...new Set(value as string[])];
+  }
+
+  #override(value: unknown, pointer: string): ToolOverride | undefined {
+    if (!isObject(value)) {
+      this.#fail(pointer, 'must be an object with "title" and/or "description"');
+      return undefined;
+    }
+    const override: ToolOverride = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (!TOOL_FIELDS.includes(key)) {
+        this.#fail(`${pointer}/${key}`, `is not a tool override; use ${TOOL_FIELDS.join(' or ')}`);
+        continue;
+      }
+      if (typeof item !== 'string' || item.trim() === '') {
+        this.#fail(`${pointer}/${key}`, 'must be a non-empty string');
+        continue;
+      }
+      override[key as keyof ToolOverride] = item;
+    }
+    return override;
+  }
+
+  #fail(pointer: string, problem: string): void {
+    const position = this.#document?.locate(pointer);
+    const where = position === undefined ? '' : `:${position.line}:${position.column}`;
+    const field = pointer
+      .slice(1)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .join('.');
+    this.#problems.push(`${this.#file}${where}: ${field} ${problem}`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function shown(file: string, cwd: string): string {
+  const path = relative(cwd, file);
+  return path === '' || path.startsWith('..') || isAbsolute(path) ? file : path;
+}

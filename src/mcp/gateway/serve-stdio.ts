@@ -1,0 +1,181 @@
+import { once } from 'node:events';
+import { PassThrough, Writable } from 'node:stream';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCErrorResponse } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../../util/error-message.js';
+import {
+  checkJsonRpcMessage,
+  errorResponse,
+  JSON_RPC_ERRORS,
+  sniffRequestId,
+} from './check-json-rpc-message.js';
+import { TrackingTransport } from './tracking-transport.js';
+
+/** Default largest message, in bytes: the SDK's HTTP transport limit. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/** Options of `serveStdio`. */
+export interface ServeStdioOptions {
+  /** Where messages come from, one JSON-RPC message per line (process.stdin). */
+  input: NodeJS.ReadableStream;
+  /** Writes protocol text (process.stdout); nothing else may be written there. */
+  write: (text: string) => void;
+  /** Largest message; a longer line is refused with an error and skipped. Default 4 MiB. */
+  maxMessageBytes?: number;
+  /** How long to wait at end of input for requests still running. Default 60 s. */
+  drainTimeoutMs?: number;
+  /** A message that was refused or dropped, described for the operator. */
+  onProblem?: (problem: string) => void;
+}
+
+const SNIFF_BYTES = 512;
+
+/**
+ * Serves `server` over stdio through the SDK's `StdioServerTransport`, behind a guard that
+ * frames lines itself: a line longer than `maxMessageBytes` is skipped as it streams (never
+ * buffered whole) and refused with an error naming the limit; text that is not JSON, a message
+ * that is no valid JSON-RPC request and malformed parameters get an error answer instead of
+ * silence. At end of input the requests still running are answered before the server closes.
+ * Resolves when the server has closed.
+ */
+export async function serveStdio(server: Server, options: ServeStdioOptions): Promise<void> {
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const forward = new PassThrough();
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      options.write(chunk.toString('utf8'));
+      callback();
+    },
+  });
+  const transport = new TrackingTransport(
+    new StdioServerTransport(forward, output, { maxBufferSize: Math.max(maxBytes * 2, 1024) }),
+  );
+  const closed = new Promise<void>((resolve) => {
+    const previous = server.onclose;
+    server.onclose = () => {
+      previous?.();
+      resolve();
+    };
+  });
+  await server.connect(transport);
+
+  const reply = (response: JSONRPCErrorResponse, problem: string) => {
+    options.write(`${JSON.stringify(response)}\n`);
+    options.onProblem?.(problem);
+  };
+  const splitter = new LineSplitter(maxBytes, {
+    line(text) {
+      const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+      if (line.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (error) {
+        const problem = `the message is not valid JSON (${errorMessage(error)}); send one JSON-RPC message per line`;
+        reply(errorResponse(null, JSON_RPC_ERRORS.parseError, problem), problem);
+        return;
+      }
+      const check = checkJsonRpcMessage(value);
+      if (check.ok) forward.write(`${line}\n`);
+      else if (check.reply !== undefined) reply(check.reply, check.problem);
+      else options.onProblem?.(check.problem);
+    },
+    oversized(bytes, head, tail) {
+      const problem = `the message is ${bytes} bytes, more than the limit of ${maxBytes} bytes; it was not read. Send smaller arguments`;
+      reply(
+        errorResponse(sniffRequestId(head, tail), JSON_RPC_ERRORS.invalidRequest, problem),
+        problem,
+      );
+    },
+  });
+  const onData = (chunk: Buffer | string) => {
+    splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  };
+  options.input.on('data', onData);
+  const ended = new Promise<void>((resolve) => {
+    options.input.once('end', resolve);
+    options.input.once('close', resolve);
+    options.input.once('error', resolve);
+  });
+  await Promise.race([ended, closed]);
+  options.input.off('data', onData);
+  splitter.end();
+  // every forwarded line reaches the server before we look for requests still running
+  forward.end();
+  if (!forward.readableEnded) await once(forward, 'end');
+  await transport.idle(options.drainTimeoutMs ?? 60_000);
+  await server.close();
+  await closed;
+}
+
+interface LineHandlers {
+  line(text: string): void;
+  /** A line over the limit: its size and its first and last bytes. */
+  oversized(bytes: number, head: string, tail: string): void;
+}
+
+/** Splits a byte stream into lines, skipping (and reporting) lines over a size limit. */
+class LineSplitter {
+  readonly #maxBytes: number;
+  readonly #handlers: LineHandlers;
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #discarding = false;
+  #head = '';
+  #tail = Buffer.alloc(0);
+
+  constructor(maxBytes: number, handlers: LineHandlers) {
+    this.#maxBytes = maxBytes;
+    this.#handlers = handlers;
+  }
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    while (start <= chunk.length) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline === -1 ? chunk.length : newline;
+      if (end > start) this.#append(chunk.subarray(start, end));
+      if (newline === -1) return;
+      this.#finishLine();
+      start = newline + 1;
+    }
+  }
+
+  /** End of input: a last line without a newline still counts. */
+  end(): void {
+    if (this.#size > 0 || this.#discarding) this.#finishLine();
+  }
+
+  #append(piece: Buffer): void {
+    if (!this.#discarding && this.#size + piece.length > this.#maxBytes) {
+      // start skipping: keep only both ends, to find the request's id
+      const whole = Buffer.concat([...this.#chunks, piece.subarray(0, SNIFF_BYTES)]);
+      this.#head = whole.subarray(0, SNIFF_BYTES).toString('utf8');
+      this.#discarding = true;
+      this.#chunks = [];
+    }
+    this.#size += piece.length;
+    if (this.#discarding) {
+      const tail = Buffer.concat([this.#tail, piece]);
+      this.#tail = tail.subarray(Math.max(0, tail.length - SNIFF_BYTES));
+    } else {
+      this.#chunks.push(piece);
+    }
+  }
+
+  #finishLine(): void {
+    const size = this.#size;
+    const discarded = this.#discarding;
+    const text = discarded ? '' : Buffer.concat(this.#chunks).toString('utf8');
+    const head = this.#head;
+    const tail = this.#tail.toString('utf8');
+    this.#chunks = [];
+    this.#size = 0;
+    this.#discarding = false;
+    this.#head = '';
+    this.#tail = Buffer.alloc(0);
+    if (discarded) this.#handlers.oversized(size, head, tail.replace(/\r$/, ''));
+    else this.#handlers.line(text);
+  }
+}

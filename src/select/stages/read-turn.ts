@@ -1,0 +1,86 @@
+import type { Warning } from '../../format/types.js';
+import { type AnalyzedTurn, analyzeTurn } from '../analyze-turn.js';
+import { buildRankingQuery, type TurnQuery } from '../build-ranking-query.js';
+import type { GroupMatch } from '../keyword-index.js';
+import type { ResolvedSelectOptions } from '../resolve-select-options.js';
+import type { SelectionIndex } from '../selection-index.js';
+
+/** What the words of a turn say: keyword matches of the message and of the history, and the ranking query. */
+export interface TurnReading {
+  /** Groups whose keywords the message contains, in order of their first match. */
+  messageMatches: GroupMatch[];
+  /**
+   * Groups that the latest history entries matched by keyword or own a tool they called, in
+   * catalog order, each with what matched, newest first.
+   */
+  historyMatches: GroupMatch[];
+  query: TurnQuery;
+}
+
+/**
+ * Stage 1: reads the message and the history. The message is analyzed (with typo alternatives
+ * when `typoTolerance` is on) and matched against every group's keywords; the history entries
+ * are read newest first: called tools record their group, messages are matched like the
+ * message; then the ranking query is built from all of their words (see `buildRankingQuery`).
+ */
+export function readTurn(
+  index: SelectionIndex,
+  message: string,
+  settings: ResolvedSelectOptions,
+  warnings: Warning[],
+): TurnReading {
+  const analyze = (text: string): AnalyzedTurn => {
+    const analyzed = analyzeTurn(text, index.words());
+    if (settings.typoTolerance) {
+      index.keywords.addTypoAlternatives(analyzed, (word) => index.analyzer.stem(word));
+    }
+    return analyzed;
+  };
+  const analyzed = analyze(message);
+  const messageMatches = index.keywords.matchGroups(analyzed);
+  const matches = new Map<number, GroupMatch>();
+  const record = (group: number, matched: string, typoWord: string | undefined) => {
+    let match = matches.get(group);
+    if (match === undefined) {
+      match = { group, keywords: [], typos: [] };
+      matches.set(group, match);
+    }
+    if (!match.keywords.includes(matched)) {
+      match.keywords.push(matched);
+      if (typoWord !== undefined) match.typos.push({ keyword: matched, word: typoWord });
+    } else if (typoWord === undefined) {
+      match.typos = match.typos.filter((typo) => typo.keyword !== matched);
+    }
+  };
+  const history: AnalyzedTurn[] = [];
+  for (let position = settings.history.length - 1; position >= 0; position--) {
+    const entry = settings.history[position]!;
+    if (typeof entry === 'object' && 'tool' in entry && typeof entry.tool === 'string') {
+      const tool = index.toolPosition(entry.tool);
+      if (tool === undefined) {
+        warnings.push({
+          code: 'UNKNOWN_HISTORY_TOOL',
+          message: `history names tool "${entry.tool}", which is not in the registry; it is ignored`,
+          tool: entry.tool,
+        });
+        continue;
+      }
+      const group = index.groupOfTool[tool]!;
+      if (group >= 0) record(group, entry.tool, undefined);
+      continue;
+    }
+    const text = typeof entry === 'string' ? entry : (entry as { message: string }).message;
+    const earlier = analyze(text);
+    history.push(earlier);
+    for (const match of index.keywords.matchGroups(earlier)) {
+      for (const keyword of match.keywords) {
+        record(match.group, keyword, match.typos.find((typo) => typo.keyword === keyword)?.word);
+      }
+    }
+  }
+  return {
+    messageMatches,
+    historyMatches: [...matches.values()].sort((a, b) => a.group - b.group),
+    query: buildRankingQuery(index, analyzed, history, index.ranking),
+  };
+}

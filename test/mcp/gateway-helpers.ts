@@ -1,0 +1,74 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Gateway } from '../../src/mcp/gateway/create-gateway.js';
+import type { UpstreamServer } from '../../src/mcp/gateway/upstream-config.js';
+
+/** The repository root. */
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The two upstream fixtures, written with the MCP SDK. */
+export const ALPHA_SERVER = join(
+  REPO_ROOT,
+  'test',
+  'fixtures',
+  'mcp-upstreams',
+  'alpha-server.mjs',
+);
+export const BETA_SERVER = join(REPO_ROOT, 'test', 'fixtures', 'mcp-upstreams', 'beta-server.mjs');
+/** The built CLI (`npm test` builds first). */
+export const BIN = join(REPO_ROOT, 'dist', 'cli', 'toolcap.mjs');
+
+/** A stdio upstream running one of the fixtures with this Node. */
+export function fixtureServer(name: string, script: string, group = name): UpstreamServer {
+  return { transport: 'stdio', name, group, command: process.execPath, args: [script], env: {} };
+}
+
+/** A client connected in memory to a new session of `gateway`, counting list_changed notices. */
+export async function connectClient(
+  gateway: Gateway,
+  options: ClientOptions = {},
+): Promise<{ client: Client; changes: () => number; nextChange: () => Promise<void> }> {
+  const session = gateway.createSession();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await session.server.connect(serverSide);
+  const client = new Client({ name: 'gateway-test', version: '1.0.0' }, options);
+  let changes = 0;
+  const waiters: (() => void)[] = [];
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes++;
+    for (const waiter of waiters.splice(0)) waiter();
+  });
+  await client.connect(clientSide);
+  const previous = session.server.onclose;
+  session.server.onclose = () => {
+    previous?.();
+    session.dispose();
+  };
+  return {
+    client,
+    changes: () => changes,
+    nextChange: () =>
+      new Promise<void>((resolve) => {
+        waiters.push(resolve);
+      }),
+  };
+}
+
+/** Polls `condition` every 20 ms until it holds (bounded). */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The text of a tool result's first content block. */
+export function textOf(result: unknown): string {
+  return ((result as { content?: { text?: string }[] }).content?.[0]?.text ?? '') as string;
+}

@@ -1,0 +1,188 @@
+import { request as httpRequest } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGateway, type Gateway } from '../../src/mcp/gateway/create-gateway.js';
+import { isLoopback } from '../../src/mcp/gateway/serve-http.js';
+import { createRegistry } from '../../src/toolcap/create-registry.js';
+
+const TOKEN = 'in-process-token';
+const JSON_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '0' },
+  },
+});
+
+const gateways: Gateway[] = [];
+afterEach(async () => {
+  for (const gateway of gateways.splice(0)) await gateway.close();
+});
+
+async function localGateway(): Promise<Gateway> {
+  const registry = createRegistry({
+    fallbackTools: [
+      {
+        name: 'shout',
+        description: 'Upper-case a text.',
+        execute: (input) => String(input.text).toUpperCase(),
+      },
+    ],
+  });
+  const gateway = await createGateway({ registry });
+  gateways.push(gateway);
+  return gateway;
+}
+
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { method: options.method ?? 'POST', headers: options.headers ?? {} },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+describe('gateway.listen (Streamable HTTP, in process)', () => {
+  it('refuses to listen beyond loopback without a token', async () => {
+    const gateway = await localGateway();
+    await expect(gateway.listen({ host: '0.0.0.0', port: 0 })).rejects.toThrow(
+      'refusing to listen on 0.0.0.0 without a bearer token: anyone who reaches it could call the tools. Set a token (TOOLCAP_MCP_TOKEN for toolcap mcp) or listen on 127.0.0.1',
+    );
+    expect(isLoopback('127.0.0.5')).toBe(true);
+    expect(isLoopback('::1')).toBe(true);
+    expect(isLoopback('10.0.0.1')).toBe(false);
+  });
+
+  it('serves a session: initialize, calls, the GET stream, DELETE', async () => {
+    const gateway = await localGateway();
+    const http = await gateway.listen({ port: 0, token: TOKEN });
+    const client = new Client({ name: 'in-process', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(http.url), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    });
+    await client.connect(transport);
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await client.callTool({ name: 'shout', arguments: { text: 'hi' } })).toMatchObject({
+      content: [{ type: 'text', text: 'HI' }],
+    });
+    const auth = { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}` };
+    // a request for a session this process does not hold
+    const lost = await raw(http.url, {
+      headers: { ...auth, 'mcp-session-id': 'nope' },
+      body: INITIALIZE,
+    });
+    expect(lost.status).toBe(404);
+    expect(JSON.parse(lost.body)).toMatchObject({
+      error: { message: expect.stringContaining('session not found') },
+    });
+    const noSession = await raw(http.url, {
+      headers: auth,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(noSession.status).toBe(400);
+    expect(noSession.body).toContain('no Mcp-Session-Id header: send initialize first');
+    expect((await raw(http.url, { method: 'GET', headers: auth })).status).toBe(400);
+    expect((await raw(http.url, { method: 'PUT', headers: auth })).status).toBe(405);
+    await transport.terminateSession();
+    await client.close();
+    await http.close();
+  });
+
+  it('answers health, readiness and unknown paths, and checks bodies before the SDK sees them', async () => {
+    const gateway = await localGateway();
+    const http = await gateway.listen({
+      port: 0,
+      maxBodyBytes: 1_000,
+      allowedHosts: ['gateway.internal'],
+    });
+    const base = http.url.replace(/\/mcp$/, '');
+    expect((await raw(`${base}/healthz`, { method: 'GET' })).body).toBe('{"status":"ok"}');
+    expect(JSON.parse((await raw(`${base}/readyz`, { method: 'GET' })).body)).toEqual({
+      ready: true,
+      upstreams: {},
+    });
+    expect((await raw(`${base}/other`, { method: 'GET' })).status).toBe(404);
+    const host = { ...JSON_HEADERS, host: 'gateway.internal:80' };
+    // --allow-host replaces the loopback rule
+    expect((await raw(http.url, { headers: { ...JSON_HEADERS }, body: INITIALIZE })).status).toBe(
+      403,
+    );
+    const declared = await raw(http.url, {
+      headers: { ...host, 'content-length': '5000' },
+      body: Buffer.alloc(5_000, 32),
+    });
+    expect(declared.status).toBe(413);
+    const streamed = await raw(http.url, {
+      headers: { ...host, 'transfer-encoding': 'chunked' },
+      body: Buffer.alloc(5_000, 32),
+    });
+    expect(streamed.status).toBe(413);
+    const garbage = await raw(http.url, { headers: host, body: '{"jsonrpc": ' });
+    expect(garbage.status).toBe(400);
+    expect(JSON.parse(garbage.body)).toMatchObject({ id: null, error: { code: -32700 } });
+    const badParams = await raw(http.url, {
+      headers: host,
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 4, method: 'tools/list', params: { cursor: 1 } },
+      ]),
+    });
+    expect(badParams.status).toBe(200);
+    expect(JSON.parse(badParams.body)).toMatchObject({ id: 4, error: { code: -32602 } });
+    expect((await raw(http.url, { headers: host, body: INITIALIZE })).status).toBe(200);
+    await http.close();
+  });
+
+  it('in stateless mode answers every POST alone and refuses GET', async () => {
+    const gateway = await localGateway();
+    const http = await gateway.listen({ port: 0, stateless: true });
+    const call = await raw(http.url, {
+      headers: JSON_HEADERS,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'shout', arguments: { text: 'x' } },
+      }),
+    });
+    expect(JSON.parse(call.body)).toMatchObject({ id: 3, result: { content: [{ text: 'X' }] } });
+    expect(call.headers['mcp-session-id']).toBeUndefined();
+    expect((await raw(http.url, { method: 'GET', headers: JSON_HEADERS })).status).toBe(405);
+    await gateway.close();
+    gateways.splice(0);
+  });
+
+  it('turns new sessions away when full, and readiness off while closing', async () => {
+    const gateway = await localGateway();
+    const http = await gateway.listen({ port: 0, maxSessions: 1 });
+    expect((await raw(http.url, { headers: JSON_HEADERS, body: INITIALIZE })).status).toBe(200);
+    const full = await raw(http.url, { headers: JSON_HEADERS, body: INITIALIZE });
+    expect(full.status).toBe(503);
+    expect(full.headers['retry-after']).toBe('5');
+    await gateway.close();
+    gateways.splice(0);
+    expect(gateway.status().ready).toBe(false);
+  });
+});
