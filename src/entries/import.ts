@@ -1,6 +1,7 @@
 /**
  * `tool-capabilities/import`: existing tool lists (any provider's payload, an MCP `tools/list`
- * result, `--schema` output, code-style param lists) into group files.
+ * result, `--schema` output, code-style param lists, the tools a JavaScript module exports)
+ * into group files.
  * @module
  */
 
@@ -19,6 +20,13 @@ export {
   type ImportToolListOptions,
   importToolList,
 } from '../migrate/import-tool-list.js';
+export {
+  type ModuleTool,
+  type ModuleToolKind,
+  type ModuleTools,
+  type ReadToolModuleOptions,
+  readToolModule,
+} from '../migrate/read-tool-module.js';
 export {
   keywordDocument,
   type SuggestKeywordsOptions,

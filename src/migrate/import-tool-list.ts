@@ -13,11 +13,15 @@ import {
 } from './build-imported-group.js';
 import { categoryFromDescription } from './infer-category.js';
 import { paramsToCanonical } from './params-to-canonical.js';
+import type { ModuleTools } from './read-tool-module.js';
 import { toGroupName } from './to-group-name.js';
 import { unwrapToolList } from './unwrap-tool-list.js';
 
-/** Formats `toolcap import --from` reads: every provider, plus seed 003 param lists. */
-export const IMPORT_SOURCES = [...PROVIDER_IDS, 'params'] as const;
+/**
+ * Formats `toolcap import --from` reads: every provider, seed 003 param lists, and `module`
+ * (the tools a JavaScript module exports, as `readToolModule` reads them).
+ */
+export const IMPORT_SOURCES = [...PROVIDER_IDS, 'params', 'module'] as const;
 
 /** One of IMPORT_SOURCES. */
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
@@ -48,15 +52,21 @@ export function importToolList(input: unknown, options: ImportToolListOptions): 
     );
   }
   const warnings: Warning[] = [];
-  let entries = unwrapToolList(input);
-  checkParamsFormat(entries, options.from);
+  let entries: unknown[];
   let provider: ProviderId;
-  if (options.from === 'params') {
+  if (options.from === 'module') {
+    entries = moduleEntries(input, warnings);
+    provider = 'mcp';
+  } else if (options.from === 'params') {
+    entries = unwrapToolList(input);
+    checkParamsFormat(entries, options.from);
     const converted = paramsToCanonical(entries);
     warnings.push(...converted.warnings);
     entries = converted.tools;
     provider = 'canonical';
   } else {
+    entries = unwrapToolList(input);
+    checkParamsFormat(entries, options.from);
     provider = options.from;
   }
   const executor = options.executor ?? options.group;
@@ -82,10 +92,53 @@ export function importToolList(input: unknown, options: ImportToolListOptions): 
   return { ...built, warnings: [...warnings, ...built.warnings] };
 }
 
+/**
+ * The tools of `readToolModule`'s result as MCP `tools/list` entries; a tool whose parameters
+ * could not be read is left out with a `TOOL_SKIPPED` warning naming its export.
+ */
+function moduleEntries(input: unknown, warnings: Warning[]): unknown[] {
+  if (
+    input === null ||
+    typeof input !== 'object' ||
+    !Array.isArray((input as ModuleTools).tools) ||
+    !Array.isArray((input as ModuleTools).warnings)
+  ) {
+    throw new ToolcapError(
+      'IMPORT_INVALID_INPUT',
+      'with from: "module" the input is what readToolModule(file) returns: { file, tools, warnings }',
+    );
+  }
+  const { file, tools } = input as ModuleTools;
+  warnings.push(...(input as ModuleTools).warnings);
+  return tools.flatMap((tool) => {
+    if (tool.inputSchema === undefined) {
+      warnings.push({
+        code: 'TOOL_SKIPPED',
+        tool: tool.name,
+        message: `tool "${tool.name}" (export "${tool.exportName}" of ${file}) was left out: ${tool.problem}`,
+      });
+      return [];
+    }
+    return [
+      {
+        name: tool.name,
+        ...(tool.title === undefined ? {} : { title: tool.title }),
+        ...(tool.description === undefined ? {} : { description: tool.description }),
+        inputSchema: tool.inputSchema,
+        ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+        ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      },
+    ];
+  });
+}
+
 const PARAMS_PLACE = '"params"';
 
 /** Seed-003 tools read as a provider, or provider tools read as seed-003: name what fits. */
-function checkParamsFormat(entries: readonly unknown[], from: ImportSource): void {
+function checkParamsFormat(
+  entries: readonly unknown[],
+  from: Exclude<ImportSource, 'module'>,
+): void {
   entries.forEach((entry, index) => {
     if (entry === null || typeof entry !== 'object') return;
     const tool = entry as Record<string, unknown>;

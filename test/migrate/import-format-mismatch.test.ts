@@ -9,8 +9,8 @@ import { createTempDir } from '../helpers/temp-files.js';
 
 const PROVIDERS = join(import.meta.dirname, 'fixtures/providers');
 
-/** One fixture per format `toolcap import --from` reads. */
-const FIXTURES: Readonly<Record<ImportSource, string>> = {
+/** One fixture per format `toolcap import --from` reads from a JSON file. */
+const FIXTURES: Readonly<Record<Exclude<ImportSource, 'module'>, string>> = {
   openai: 'openai.json',
   'openai-responses': 'openai-responses.json',
   anthropic: 'anthropic.json',
@@ -20,9 +20,9 @@ const FIXTURES: Readonly<Record<ImportSource, string>> = {
   canonical: 'canonical.json',
   params: 'params.json',
 };
-const SOURCES = Object.keys(FIXTURES) as ImportSource[];
+const SOURCES = Object.keys(FIXTURES) as Exclude<ImportSource, 'module'>[];
 
-function fixture(from: ImportSource): unknown {
+function fixture(from: Exclude<ImportSource, 'module'>): unknown {
   return JSON.parse(readFileSync(join(PROVIDERS, FIXTURES[from]), 'utf8'));
 }
 

@@ -362,4 +362,10 @@ describe('importToolList', () => {
       );
     }
   });
+
+  it('takes only what readToolModule returns as a module source', () => {
+    expect(() => importToolList([{ name: 'x' }], { from: 'module', group: 'g' })).toThrowError(
+      'with from: "module" the input is what readToolModule(file) returns: { file, tools, warnings }',
+    );
+  });
 });

@@ -90,7 +90,7 @@ describe('toolcap migrate status', () => {
     const result = await runCli(['migrate', 'status', '--fallback', 'legacy.mjs'], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      'legacy.mjs exports no array of tools (it exports: other); use "export default [...]" or "export const tools = [...]"',
+      '--fallback legacy.mjs exports no tools (it exports: other). Export an AI SDK ToolSet ({ name: tool({...}) }), OpenAI Agents SDK or LangChain tools (one, or an array), an MCP SDK McpServer, or an array of tool objects ({ name, description, inputSchema })',
     );
     const missing = await runCli(['migrate', 'status', '--fallback', 'nope.mjs'], { cwd: dir });
     expect(missing.code).toBe(2);

@@ -38,6 +38,7 @@ const ENTRIES: Record<string, readonly string[]> = {
     'importToolList',
     'keywordDocument',
     'paramsToJsonSchema',
+    'readToolModule',
     'suggestKeywords',
     'toCanonicalToolName',
     'toGroupName',
@@ -97,10 +98,16 @@ const ENTRIES: Record<string, readonly string[]> = {
     'removeNullOptionals',
     'validateToolInput',
   ],
+  'tool-capabilities/ai-sdk': ['createAiSdkTools', 'createPrepareStep'],
+  'tool-capabilities/openai-agents': ['createAgentsTools', 'createMcpToolFilter'],
+  'tool-capabilities/langchain': ['createLangChainTools'],
 };
 
 /** Modules the root entry must not load before they are needed. */
 const NOT_AT_START = ['node:child_process', 'child_process', 'src/execute/file-store.ts'];
+
+/** The frameworks of the adapters: optional peer dependencies, loaded only by their entry. */
+const FRAMEWORKS = /^(ai|@openai\/agents|@langchain\/core)(\/|$)/;
 
 /** Every module `file` loads statically (not through `import()`), transitively. */
 function staticImports(file: string, seen = new Set<string>()): Set<string> {
@@ -161,5 +168,20 @@ describe('the root entry', () => {
       path.startsWith(ROOT) ? path.slice(ROOT.length + 1) : path,
     );
     expect(kit).toContain('src/execute/file-store.ts');
+  });
+
+  it('loads no framework: only the adapter entries import them', () => {
+    const frameworksOf = (entry: string) =>
+      [...staticImports(join(ROOT, entry))].filter((path) => FRAMEWORKS.test(path)).sort();
+    for (const entry of ['src/index.ts', 'src/entries/import.ts', 'src/entries/migrate.ts']) {
+      expect(frameworksOf(entry)).toEqual([]);
+    }
+    // the check can fail: each adapter entry loads its framework
+    expect(frameworksOf('src/entries/ai-sdk.ts')).toEqual(['ai']);
+    expect(frameworksOf('src/entries/openai-agents.ts')).toEqual(['@openai/agents']);
+    expect(frameworksOf('src/entries/langchain.ts')).toEqual([
+      '@langchain/core/messages',
+      '@langchain/core/tools',
+    ]);
   });
 });

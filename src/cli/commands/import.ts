@@ -16,6 +16,7 @@ import {
   type ImportSource,
   importToolList,
 } from '../../migrate/import-tool-list.js';
+import { readToolModule } from '../../migrate/read-tool-module.js';
 import { keywordDocument } from '../../migrate/suggest-keywords.js';
 import { toGroupName } from '../../migrate/to-group-name.js';
 import { PayloadFormatError } from '../../providers/import/payload-format-error.js';
@@ -38,9 +39,11 @@ FORMAT: ${IMPORT_SOURCES.join(', ')};
 gemini (the same as google).
 FILE may hold a provider's "tools" array (or the whole request body), an MCP tools/list result
 {"tools": [...]}, an external tool's --schema output (one object or an array; --from
-canonical), or tools with "params" lists (--from params). Invalid names are converted (the
-mapping is printed and kept as "x-original-name"), messy types are repaired, each with a
-warning. FILE holding another format's tools than --from says is an error naming the --from
+canonical), or tools with "params" lists (--from params). With --from module, FILE is a
+JavaScript module whose exported tools are read: AI SDK ToolSets, OpenAI Agents SDK and
+LangChain tools, an MCP SDK McpServer, arrays of tool objects (TypeScript where Node runs it).
+Invalid names are converted (the mapping is printed and kept as "x-original-name"), messy types
+are repaired, each with a warning. FILE holding another format's tools than --from says is an error naming the --from
 that fits. Details: docs/migration.md.
 With --from-server, the tools come from a live MCP server: NAME in CONFIG (the mcpServers format
 of MCP clients) is started or reached, its tools/list read, and the group (named after NAME
@@ -55,6 +58,7 @@ rejects), 2 on a usage error.
 
 Options:
   --from FORMAT            format of FILE (required without --from-server)
+  --export NAME            --from module: read only this export of FILE
   --from-server CONFIG     read the tools from the server --server NAME of CONFIG instead of FILE
   --server NAME            the server's key in CONFIG's mcpServers
   --group NAME             snake_case group name; the file is NAME_tools.json (required without
@@ -77,6 +81,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     args,
     {
       from: { type: 'string' },
+      export: { type: 'string' },
       group: { type: 'string' },
       version: { type: 'string' },
       executor: { type: 'string' },
@@ -95,7 +100,14 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const options = readOptions(server === undefined ? values : { ...server.defaults, ...values });
   const file = server?.label ?? positionals[0]!;
 
-  const input = server?.input ?? (await readInput(file, io.cwd));
+  const input =
+    server?.input ??
+    (options.from === 'module'
+      ? await readToolModule(file, {
+          cwd: io.cwd,
+          ...(options.exportName !== undefined ? { exportName: options.exportName } : {}),
+        })
+      : await readInput(file, io.cwd));
   const outDir = resolve(io.cwd, options.out ?? 'schemas');
   const target = join(outDir, `${options.group}_tools.json`);
   const shownTarget = displayPath(target, io.cwd);
@@ -204,6 +216,7 @@ function importOrExplain(
 
 interface ImportCliOptions {
   from: ImportSource;
+  exportName?: string;
   group: string;
   version?: string;
   executor?: string;
@@ -271,6 +284,13 @@ function readOptions(values: Record<string, unknown>): ImportCliOptions {
     );
   }
   const options: ImportCliOptions = { from: from as ImportSource, group };
+  const exportName = read('export');
+  if (exportName !== undefined) {
+    if (from !== 'module') {
+      throw new CliUsageError('--export NAME only applies to --from module', 'import');
+    }
+    options.exportName = exportName;
+  }
   const version = read('version');
   if (version !== undefined) {
     if (valid(version) !== version) {

@@ -20,14 +20,16 @@ export const usage = `toolcap migrate status [--schemas PATH]... --fallback MODU
 
 Compares the tools of the group files with the code-defined tools MODULE exports (its default
 export or a named "tools" export: an array of tool objects, or of {name, description,
-params: [...]} tools) and lists them as JSON-only (migrated), fallback-only (still to migrate)
-and both (JSON wins: safe to delete from code). Load problems go to stderr (inside the JSON
-with --json). Exit 0; 1 when a schema path does not exist; 2 on a usage error (a --fallback
-MODULE that cannot be imported or exports no tools included).
+params: [...]} tools; or the framework tools it exports: AI SDK ToolSets, OpenAI Agents SDK and
+LangChain tools, an MCP SDK McpServer) and lists them as JSON-only (migrated), fallback-only
+(still to migrate) and both (JSON wins: safe to delete from code). Load problems go to
+stderr (inside the JSON with --json). Exit 0; 1 when a schema path does not exist; 2 on a
+usage error (a --fallback MODULE that cannot be imported or exports no tools included).
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
-  --fallback MODULE        JavaScript module exporting the code-defined tools (required)
+  --fallback MODULE        JavaScript module exporting the code-defined tools (required;
+                           TypeScript where Node runs it)
   --json                   print {"json_only": [...], "fallback_only": [...], "both": [...], "diagnostics": [...]}`;
 
 /** Runs `toolcap migrate`. */

@@ -1,0 +1,70 @@
+import { ToolMessage } from '@langchain/core/messages';
+import {
+  DynamicStructuredTool,
+  type ToolRunnableConfig,
+  type ToolSchemaBase,
+} from '@langchain/core/tools';
+import type { RegisteredTool } from '../../format/types.js';
+import type { Registry } from '../../toolcap/registry.js';
+import { checkOptions } from '../../util/check-options.js';
+import {
+  ADAPTER_TOOL_OPTIONS,
+  type AdapterToolOptions,
+  callContext,
+  callOptions,
+} from '../adapter-options.js';
+import { pickTools } from '../pick-tools.js';
+import { ToolCallFailure } from '../tool-call-failure.js';
+
+/**
+ * Options of `createLangChainTools`. The default context is the call's runtime context
+ * (`config.context`: `tool.invoke(call, { context })`).
+ */
+export type LangChainToolsOptions = AdapterToolOptions;
+
+/**
+ * LangChain structured tools for the registry's tools, with each tool's JSON Schema as the
+ * schema (LangChain checks the arguments against it before the call) and a function that runs
+ * `registry.execute` with the run's abort signal. A failed call invoked with a tool call
+ * becomes a `ToolMessage` with `status: "error"` and the text the model reads (`CODE: message`);
+ * invoked with plain arguments, it throws a ToolcapError with that message.
+ */
+export function createLangChainTools(
+  registry: Registry,
+  options: LangChainToolsOptions = {},
+): DynamicStructuredTool<ToolSchemaBase>[] {
+  checkOptions('createLangChainTools', options, ADAPTER_TOOL_OPTIONS);
+  return pickTools(registry, options.tools, 'createLangChainTools').map((definition) =>
+    toLangChainTool(registry, definition, options),
+  );
+}
+
+function toLangChainTool(
+  registry: Registry,
+  definition: RegisteredTool,
+  options: LangChainToolsOptions,
+): DynamicStructuredTool<ToolSchemaBase> {
+  return new DynamicStructuredTool<ToolSchemaBase>({
+    name: definition.name,
+    description: definition.description,
+    schema: structuredClone(definition.input_schema) as ToolSchemaBase,
+    func: async (input: unknown, _runManager, config?: ToolRunnableConfig) => {
+      const result = await registry.execute(
+        definition.name,
+        input,
+        callContext(options.context, config?.context),
+        callOptions(options.executeOptions, config?.signal),
+      );
+      if (result.ok) return result.output;
+      const failure = new ToolCallFailure(definition.name, result.error);
+      const id = config?.toolCall?.id;
+      if (id === undefined) throw failure;
+      return new ToolMessage({
+        content: failure.message,
+        tool_call_id: id,
+        name: definition.name,
+        status: 'error',
+      });
+    },
+  });
+}

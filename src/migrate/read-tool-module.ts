@@ -1,0 +1,340 @@
+import { ToolcapError } from '../errors/toolcap-error.js';
+import type { JsonSchema, ToolAnnotations, Warning } from '../format/types.js';
+import { type FallbackTool, fallbackToolToEntry } from '../registry/fallback-tools.js';
+import { errorMessage } from '../util/error-message.js';
+import { importModule } from './import-module.js';
+import { isMcpServer, listMcpServerTools } from './list-mcp-server-tools.js';
+import { toToolJsonSchema } from './to-tool-json-schema.js';
+
+/** Where a tool of a module comes from. */
+export type ModuleToolKind = 'ai-sdk' | 'openai-agents' | 'langchain' | 'mcp-server' | 'object';
+
+/** One tool a module exports, as MCP describes tools. */
+export interface ModuleTool {
+  /** The ToolSet key (AI SDK), the export name (a lone AI SDK tool), or the tool's own name. */
+  name: string;
+  description?: string;
+  title?: string;
+  /** The parameters as JSON Schema; absent when `problem` says why they cannot be read. */
+  inputSchema?: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  kind: ModuleToolKind;
+  /** The export it was found in (`default`, `tools`, ...). */
+  exportName: string;
+  /** The exported object itself. */
+  value: unknown;
+  /** Why its parameters could not be converted (e.g. a Zod 3 schema). */
+  problem?: string;
+}
+
+/** What `readToolModule` found. */
+export interface ModuleTools {
+  /** The module, as named in messages. */
+  file: string;
+  tools: ModuleTool[];
+  /** Entries that were left out (hosted tools) and schemas to review. */
+  warnings: Warning[];
+}
+
+/** Options of `readToolModule`. */
+export interface ReadToolModuleOptions {
+  /** Base for a relative path. Default `process.cwd()`. */
+  cwd?: string;
+  /** Read only this export. Default: every export that holds tools, `default` first. */
+  exportName?: string;
+}
+
+/**
+ * Imports a JavaScript module (TypeScript where the runtime can, see `importModule`) and
+ * reads the tools it exports: Vercel AI SDK ToolSets (`{ name: tool({ description,
+ * inputSchema }) }`, Zod 4.2+ or `jsonSchema()`) and lone AI SDK tools (named after the export),
+ * OpenAI Agents SDK `tool()`s, LangChain tools, MCP SDK servers (`McpServer` or `Server`, listed
+ * through an in-memory client), arrays of these, and arrays of plain tool objects
+ * (`{ name, description, input_schema | inputSchema | parameters | params }`); an object's
+ * `tools` property too. A tool object reached twice counts once. Throws a ToolcapError
+ * (`MODULE_TOOLS_INVALID`, naming the export and the tool) when the module cannot be imported,
+ * holds no tools, or holds two tools of one name.
+ */
+export async function readToolModule(
+  file: string,
+  options: ReadToolModuleOptions = {},
+): Promise<ModuleTools> {
+  const module = await importModule(file, options.cwd ?? process.cwd(), 'MODULE_TOOLS_INVALID');
+  return readModuleExports(module, file, options.exportName);
+}
+
+/** The tools of an imported module's exports (see `readToolModule`). */
+export async function readModuleExports(
+  module: Readonly<Record<string, unknown>>,
+  file: string,
+  exportName?: string,
+): Promise<ModuleTools> {
+  // namespace keys are sorted, but not under every loader: sort them, default first
+  const names = Object.keys(module).sort();
+  const exported = names.length > 0 ? names.join(', ') : 'nothing';
+  const warnings: Warning[] = [];
+  const found: ModuleTool[] = [];
+  if (exportName !== undefined) {
+    if (!Object.hasOwn(module, exportName)) {
+      throw invalid(`${file} has no export "${exportName}"; it exports: ${exported}`);
+    }
+    const read = await readExport(exportName, module[exportName], file, warnings);
+    if (read === undefined) {
+      throw invalid(
+        `export "${exportName}" of ${file} holds no tools: it is ${describe(module[exportName])}. ${WHAT_COUNTS}`,
+      );
+    }
+    found.push(...read.tools);
+  } else {
+    const ordered = names.includes('default')
+      ? ['default', ...names.filter((name) => name !== 'default')]
+      : names;
+    const lone: ModuleTool[] = [];
+    let containers = 0;
+    for (const name of ordered) {
+      const read = await readExport(name, module[name], file, warnings);
+      if (read === undefined) continue;
+      containers++;
+      // a tool exported alone and in a ToolSet or list is named as the list names it
+      (read.lone ? lone : found).push(...read.tools);
+    }
+    if (containers === 0) {
+      throw invalid(`${file} exports no tools (it exports: ${exported}). ${WHAT_COUNTS}`);
+    }
+    found.push(...lone);
+  }
+  return { file, tools: uniqueTools(found, file), warnings };
+}
+
+const WHAT_COUNTS =
+  'Export an AI SDK ToolSet ({ name: tool({...}) }), OpenAI Agents SDK or LangChain tools (one, or an array), an MCP SDK McpServer, or an array of tool objects ({ name, description, inputSchema })';
+
+/** The same tool object once; two tools of one name are an error. */
+function uniqueTools(tools: readonly ModuleTool[], file: string): ModuleTool[] {
+  const seen = new Set<unknown>();
+  const byName = new Map<string, ModuleTool>();
+  const unique: ModuleTool[] = [];
+  for (const tool of tools) {
+    if (tool.kind !== 'mcp-server') {
+      if (seen.has(tool.value)) continue;
+      seen.add(tool.value);
+    }
+    const other = byName.get(tool.name);
+    if (other !== undefined) {
+      throw invalid(
+        `${file} exports two tools named "${tool.name}": in export "${other.exportName}" and in export "${tool.exportName}"; rename one, or pick one export with --export`,
+      );
+    }
+    byName.set(tool.name, tool);
+    unique.push(tool);
+  }
+  return unique;
+}
+
+type Kind = ModuleToolKind | 'hosted';
+
+/** Whether `value` is a framework's tool (AI SDK, OpenAI Agents SDK, LangChain) or an MCP server. */
+export function isFrameworkTool(value: unknown): boolean {
+  const kind = kindOf(value);
+  return (kind !== undefined && kind !== 'object') || isMcpServer(value);
+}
+
+/** What a single exported value is, as a tool. */
+function kindOf(value: unknown): Kind | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const tool = value as Record<string, unknown>;
+  const named = typeof tool.name === 'string';
+  if (tool.type === 'function' && named && typeof tool.invoke === 'function') {
+    return 'openai-agents';
+  }
+  if (named && typeof tool.invoke === 'function' && Array.isArray(tool.lc_namespace)) {
+    return 'langchain';
+  }
+  if (!named && 'inputSchema' in tool) {
+    return tool.type === 'provider' || tool.type === 'provider-defined' ? 'hosted' : 'ai-sdk';
+  }
+  if (named && tool.type === 'hosted_tool') return 'hosted';
+  if (named && typeof tool.invoke !== 'function' && !isMcpServer(tool)) return 'object';
+  return undefined;
+}
+
+/** The tools of one export, or undefined when it holds none. */
+async function readExport(
+  exportName: string,
+  value: unknown,
+  file: string,
+  warnings: Warning[],
+): Promise<{ tools: ModuleTool[]; lone: boolean } | undefined> {
+  const where = `export "${exportName}" of ${file}`;
+  if (isMcpServer(value)) return { tools: await listServer(value, exportName, where), lone: false };
+  if (Array.isArray(value)) {
+    const tools: ModuleTool[] = [];
+    for (const [index, entry] of value.entries()) {
+      const kind = kindOf(entry);
+      if (kind === 'ai-sdk') {
+        throw invalid(
+          `${where}: entry ${index} is an AI SDK tool, which has no name of its own; export AI SDK tools in an object keyed by name (a ToolSet)`,
+        );
+      }
+      if (kind === undefined) {
+        throw invalid(`${where}: entry ${index} is not a tool: it is ${describe(entry)}`);
+      }
+      const tool = await readTool(kind, entry, undefined, exportName, warnings);
+      if (tool !== undefined) tools.push(tool);
+    }
+    return { tools, lone: false };
+  }
+  const kind = kindOf(value);
+  if (kind === 'ai-sdk') {
+    if (exportName === 'default') {
+      throw invalid(
+        `${where} is an AI SDK tool, which has no name of its own; export it under its name (export const getWeather = tool(...)) or in a ToolSet`,
+      );
+    }
+    return {
+      tools: [(await readTool(kind, value, exportName, exportName, warnings))!],
+      lone: true,
+    };
+  }
+  if (kind === 'openai-agents' || kind === 'langchain') {
+    return {
+      tools: [(await readTool(kind, value, undefined, exportName, warnings))!],
+      lone: true,
+    };
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  const entries = Object.entries(value);
+  const kinds = entries.map(([, entry]) => kindOf(entry));
+  if (entries.length > 0 && kinds.every((entry) => entry !== undefined && entry !== 'object')) {
+    const tools: ModuleTool[] = [];
+    for (const [index, [key, entry]] of entries.entries()) {
+      const tool = await readTool(kinds[index]!, entry, key, exportName, warnings);
+      if (tool !== undefined) tools.push(tool);
+    }
+    return { tools, lone: false };
+  }
+  const nested = (value as Record<string, unknown>).tools;
+  if (nested !== undefined) return readExport(`${exportName}.tools`, nested, file, warnings);
+  return undefined;
+}
+
+async function listServer(
+  server: Parameters<typeof listMcpServerTools>[0],
+  exportName: string,
+  where: string,
+): Promise<ModuleTool[]> {
+  let listed: Awaited<ReturnType<typeof listMcpServerTools>>;
+  try {
+    listed = await listMcpServerTools(server);
+  } catch (error) {
+    const message = errorMessage(error);
+    const hint = /already connected/i.test(message)
+      ? ': the module connects the server when it is imported; export the server from a module that does not call connect()'
+      : '';
+    throw invalid(`${where}: cannot list the tools of the MCP server: ${message}${hint}`);
+  }
+  return listed.map((tool) => ({
+    name: tool.name,
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    ...(tool.title === undefined ? {} : { title: tool.title }),
+    inputSchema: tool.inputSchema as JsonSchema,
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema as JsonSchema }),
+    ...(tool.annotations === undefined
+      ? {}
+      : { annotations: { ...tool.annotations } as ToolAnnotations }),
+    kind: 'mcp-server',
+    exportName,
+    value: server,
+  }));
+}
+
+/** One tool; undefined (with a warning) for a hosted tool. */
+async function readTool(
+  kind: Kind,
+  value: unknown,
+  key: string | undefined,
+  exportName: string,
+  warnings: Warning[],
+): Promise<ModuleTool | undefined> {
+  const tool = value as Record<string, unknown>;
+  const ownName = typeof tool.name === 'string' ? tool.name : undefined;
+  const name = kind === 'ai-sdk' ? key! : ownName!;
+  if (kind === 'hosted') {
+    warnings.push({
+      code: 'ENTRY_SKIPPED',
+      tool: ownName ?? key ?? exportName,
+      message: `"${ownName ?? key}" in export "${exportName}" is a provider-hosted tool, not a function tool; it was skipped`,
+    });
+    return undefined;
+  }
+  const description = typeof tool.description === 'string' ? tool.description : undefined;
+  const base = {
+    name,
+    ...(description === undefined ? {} : { description }),
+    ...(typeof tool.title === 'string' ? { title: tool.title } : {}),
+    kind,
+    exportName,
+    value,
+  };
+  switch (kind) {
+    case 'ai-sdk': {
+      const input = await toToolJsonSchema(tool.inputSchema);
+      const output =
+        tool.outputSchema === undefined ? undefined : await toToolJsonSchema(tool.outputSchema);
+      if (output !== undefined && 'problem' in output) {
+        warnings.push({
+          code: 'FIELD_DROPPED',
+          tool: name,
+          message: `the outputSchema of "${name}" (export "${exportName}") was left out: ${output.problem}`,
+        });
+      }
+      return {
+        ...base,
+        ...schemaOrProblem(input),
+        ...(output !== undefined && 'schema' in output ? { outputSchema: output.schema } : {}),
+      };
+    }
+    case 'openai-agents':
+      if (tool.strict === true) {
+        warnings.push({
+          code: 'STRICT_SCHEMA_IMPORTED',
+          tool: name,
+          message: `"${name}" (export "${exportName}") is an OpenAI Agents SDK tool in strict mode: its parameters are the strict form, where every property is required and optional ones accept null; make the optional ones optional again in the group file`,
+        });
+      }
+      return { ...base, ...schemaOrProblem(await toToolJsonSchema(tool.parameters)) };
+    case 'langchain':
+      return { ...base, ...schemaOrProblem(await toToolJsonSchema(tool.schema)) };
+    default: {
+      const entry = fallbackToolToEntry(value as FallbackTool);
+      return {
+        ...base,
+        inputSchema: entry.input_schema as JsonSchema,
+        ...(isAnnotations(tool.annotations) ? { annotations: { ...tool.annotations } } : {}),
+      };
+    }
+  }
+}
+
+function schemaOrProblem(
+  result: Awaited<ReturnType<typeof toToolJsonSchema>>,
+): { inputSchema: JsonSchema } | { problem: string } {
+  return 'schema' in result ? { inputSchema: result.schema } : { problem: result.problem };
+}
+
+function isAnnotations(value: unknown): value is ToolAnnotations {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function invalid(message: string): ToolcapError {
+  return new ToolcapError('MODULE_TOOLS_INVALID', message);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'object') return 'an object that is not a tool';
+  return `a ${typeof value}`;
+}
