@@ -225,6 +225,22 @@ describe('toolcap select', () => {
     expect(result.stderr).toContain('Run "toolcap help select" for its options.');
   });
 
+  it('ranks keyword groups by relevance with --relevance K, and says which flag sets context', async () => {
+    const result = await runCli(
+      ['select', '--relevance', '2', '--context', 'user_id=u1', 'what is on my calendar'],
+      { cwd: ROOT },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/calendar@1\.1\.1\s+relevance\s+relevance: calendar/);
+    expect(result.stdout.match(/ relevance /g)).toHaveLength(2);
+    expect(result.stdout).toContain('pass context.project_id (--context project_id=...)');
+    const both = await runCli(['select', '--relevance', '2', '--fallback', '2', 'x'], {
+      cwd: ROOT,
+    });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give --relevance or --fallback');
+  });
+
   it('prints help', async () => {
     const result = await runCli(['help', 'select'], { cwd: ROOT });
     expect(result.code).toBe(0);

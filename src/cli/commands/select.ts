@@ -1,5 +1,6 @@
 import type { CostEstimate, LatencyEstimate, ToolCategory } from '../../format/types.js';
 import type {
+  DroppedTool,
   HistoryEntry,
   Selection,
   SelectionReason,
@@ -51,7 +52,10 @@ ${REGISTRY_OPTIONS_USAGE}
   --max-latency L          leave out tools slower than L (fast, medium, slow)
   --category C             only tools of category C (repeatable)
   --fallback K             when no keyword group matches, offer the K most relevant tools
-  --min-score S            minimum relevance 0-1 of fallback tools (default 0.05)
+  --relevance K            instead of matching keywords, offer the K tools of keyword groups
+                           most relevant to MESSAGE and --history (large imported catalogs)
+  --min-score S            minimum relevance 0-1 of --fallback tools (default 0.05) or
+                           --relevance tools (default 0)
   --typos                  also match keywords one typo away (words of 5+ letters)
   --json                   print {"tools": [...], "dropped": [...], "warnings": [...]}`;
 
@@ -67,6 +71,7 @@ const OPTIONS = {
   'max-latency': { type: 'string' },
   category: { type: 'string', multiple: true },
   fallback: { type: 'string' },
+  relevance: { type: 'string' },
   'min-score': { type: 'string' },
   typos: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -116,13 +121,20 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   );
   if (categories.length > 0) options.categories = categories as ToolCategory[];
   const fallbackK = positiveInteger('select', 'fallback', values.fallback);
+  const relevanceK = positiveInteger('select', 'relevance', values.relevance);
   const minScore = score('min-score', optionalString(values['min-score']));
-  if (minScore !== undefined && fallbackK === undefined) {
-    throw new CliUsageError('--min-score needs --fallback K', 'select');
+  if (fallbackK !== undefined && relevanceK !== undefined) {
+    throw new CliUsageError(
+      '--relevance replaces keyword matching and the fallback; give --relevance or --fallback',
+      'select',
+    );
   }
-  if (fallbackK !== undefined) {
-    options.fallback = minScore === undefined ? { k: fallbackK } : { k: fallbackK, minScore };
+  if (minScore !== undefined && fallbackK === undefined && relevanceK === undefined) {
+    throw new CliUsageError('--min-score needs --fallback K or --relevance K', 'select');
   }
+  const ranked = (k: number) => (minScore === undefined ? { k } : { k, minScore });
+  if (fallbackK !== undefined) options.fallback = ranked(fallbackK);
+  if (relevanceK !== undefined) options.relevance = ranked(relevanceK);
   if (values.typos === true) options.typoTolerance = true;
 
   const registry = await loadCliRegistry('select', values, io);
@@ -163,11 +175,31 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     io.stdout(
       `\n${formatTable(
         ['DROPPED', 'GROUP', 'CODE', 'REASON'],
-        selection.dropped.map((drop) => [drop.name, drop.group, drop.code, drop.reason]),
+        selection.dropped.map((drop) => [
+          drop.name,
+          drop.group,
+          drop.code,
+          withContextFlag(registry, options.context ?? {}, drop),
+        ]),
       )}\n`,
     );
   }
   return 0;
+}
+
+/** A `MISSING_CONTEXT` reason with the flag that sets the missing keys, for the command line. */
+function withContextFlag(
+  registry: Registry,
+  context: Readonly<Record<string, unknown>>,
+  drop: DroppedTool,
+): string {
+  if (drop.code !== 'MISSING_CONTEXT') return drop.reason;
+  const missing = (registry.get(drop.name)?.metadata.requires_context ?? []).filter(
+    (key) => !Object.hasOwn(context, key),
+  );
+  return missing.length === 0
+    ? drop.reason
+    : `${drop.reason} (${missing.map((key) => `--context ${key}=...`).join(' ')})`;
 }
 
 /** A --history value: the name of a registered tool counts as a call, anything else as a message. */
