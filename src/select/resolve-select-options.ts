@@ -14,7 +14,7 @@ export const DEFAULT_RELEVANCE_K = 20;
 export const DEFAULT_FALLBACK_K = 5;
 /**
  * Default minimum relevance (0-1) of a fallback tool; below it selection abstains. Chosen on
- * the BFCL irrelevance / multiple data (see docs/selection.md).
+ * the BFCL irrelevance / multiple data (see docs/guide/selection.md).
  */
 export const DEFAULT_FALLBACK_MIN_SCORE = 0.05;
 
