@@ -35,34 +35,40 @@ export function buildRankingQuery(
   const query: TurnQuery = { ids: [], weights: [], words: [], own: 0, unknown: 0 };
   const weightOf = (term: string) =>
     1 - settings.commonnessDamping * index.lexical(term).commonness;
+  const weightOfId = (id: number) =>
+    1 - settings.commonnessDamping * index.lexicalOf(id).commonness;
   const add = (id: number, word: string, weight: number) => {
     query.ids.push(id);
     query.words.push(word);
     query.weights.push(weight);
   };
   message.queryIds.forEach((id, slot) => {
-    add(id, message.queryWords[slot]!, weightOf(vocabulary.termOf(id)));
+    add(id, message.queryWords[slot]!, weightOfId(id));
   });
   for (const { term } of message.unknown) query.unknown += weightOf(term);
   for (const earlier of history) {
     earlier.queryIds.forEach((id, slot) => {
       if (query.ids.includes(id)) return;
-      add(id, earlier.queryWords[slot]!, settings.historyWeight * weightOf(vocabulary.termOf(id)));
+      add(id, earlier.queryWords[slot]!, settings.historyWeight * weightOfId(id));
     });
   }
   query.own = query.ids.length;
   if (settings.relatedWeight > 0) {
     const sources = [
       ...query.ids.map((id, slot) => ({
-        term: vocabulary.termOf(id),
+        lexical: index.lexicalOf(id),
         word: query.words[slot]!,
         weight: query.weights[slot]!,
       })),
-      ...message.unknown.map(({ word, term }) => ({ term, word, weight: weightOf(term) })),
+      ...message.unknown.map(({ word, term }) => ({
+        lexical: index.lexical(term),
+        word,
+        weight: weightOf(term),
+      })),
     ];
     for (const source of sources) {
       let added = 0;
-      for (const related of index.lexical(source.term).related) {
+      for (const related of source.lexical.related) {
         if (added === settings.relatedPerWord) break;
         if (query.ids.includes(related.id)) continue;
         added++;

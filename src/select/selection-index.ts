@@ -120,6 +120,8 @@ export class SelectionIndex {
   readonly ranking: RankingSettings;
   readonly #estimateTokens: SelectionIndexInput['estimateTokens'];
   readonly #lexical = new Map<string, LexicalTerm>();
+  /** `lexical(term)` of the vocabulary's terms, by id (an array read instead of a hash). */
+  #lexicalById: (LexicalTerm | undefined)[] = [];
   readonly #tokenEstimates = new Map<ProviderId, Float64Array>();
   #toolByName: ReadonlyMap<string, number> | undefined;
   #relevance: RelevanceIndex | undefined;
@@ -254,6 +256,20 @@ export class SelectionIndex {
       entry = { commonness: commonness(term), related };
       if (this.#lexical.size >= LEXICAL_CACHE_LIMIT) this.#lexical.clear();
       this.#lexical.set(term, entry);
+    }
+    return entry;
+  }
+
+  /** `lexical` of the vocabulary term `id`. */
+  lexicalOf(id: number): LexicalTerm {
+    let entry = this.#lexicalById[id];
+    if (entry === undefined) {
+      entry = this.lexical(this.vocabulary.termOf(id));
+      if (this.#lexicalById.length < this.vocabulary.size) {
+        this.#lexicalById = Array.from(this.#lexicalById);
+        this.#lexicalById.length = this.vocabulary.size;
+      }
+      this.#lexicalById[id] = entry;
     }
     return entry;
   }
