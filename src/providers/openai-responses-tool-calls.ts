@@ -1,5 +1,9 @@
 import { invalidResponse, isRecord } from './provider-response-error.js';
-import type { OpenAIResponsesTool } from './provider-types.js';
+import type {
+  OpenAINamespaceTool,
+  OpenAIResponsesTool,
+  OpenAIResponsesToolEntry,
+} from './provider-types.js';
 import type {
   OpenAIResponsesResultItem,
   ProviderToolCall,
@@ -46,13 +50,13 @@ export const openAIResponsesToolCalls: ToolCallCodec<'openai-responses'> = {
   writeResults(outcomes, translate) {
     return outcomes.map((outcome): OpenAIResponsesResultItem => {
       if (outcome.call.kind === 'tool_search') {
-        const entries = translate(outcome.loaded ?? []) as readonly OpenAIResponsesTool[];
+        const entries = translate(outcome.loaded ?? []) as readonly OpenAIResponsesToolEntry[];
         return {
           type: 'tool_search_output',
           execution: 'client',
           call_id: outcome.call.id,
           status: 'completed',
-          tools: entries.map((entry) => ({ ...entry, defer_loading: true })),
+          tools: entries.flatMap(loadedEntry),
         };
       }
       return {
@@ -63,3 +67,17 @@ export const openAIResponsesToolCalls: ToolCallCodec<'openai-responses'> = {
     });
   },
 };
+
+/** A loaded definition as `tool_search_output` carries it: functions deferred, no search tool. */
+function loadedEntry(
+  entry: OpenAIResponsesToolEntry,
+): (OpenAIResponsesTool | OpenAINamespaceTool)[] {
+  switch (entry.type) {
+    case 'function':
+      return [{ ...entry, defer_loading: true }];
+    case 'namespace':
+      return [{ ...entry, tools: entry.tools.map((tool) => ({ ...tool, defer_loading: true })) }];
+    default:
+      return [];
+  }
+}

@@ -6,7 +6,7 @@
  */
 
 import type { JsonValue, ToolDefinition } from '../format/types.js';
-import type { OpenAIResponsesTool } from './provider-types.js';
+import type { OpenAINamespaceTool, OpenAIResponsesTool } from './provider-types.js';
 
 /** The providers whose responses `executeToolCalls` reads (MCP and canonical have none). */
 export const TOOL_CALL_PROVIDER_IDS = [
@@ -150,13 +150,16 @@ export interface OpenAIFunctionCallOutput {
   output: string;
 }
 
-/** OpenAI Responses: the answer to a client-executed `tool_search_call`: the tools it loads. */
+/**
+ * OpenAI Responses: the answer to a client-executed `tool_search_call`: the tools it loads,
+ * each function marked `defer_loading: true` (in their namespaces when the request has them).
+ */
 export interface OpenAIToolSearchOutput {
   type: 'tool_search_output';
   execution: 'client';
   call_id: string;
   status: 'completed';
-  tools: OpenAIResponsesTool[];
+  tools: (OpenAIResponsesTool | OpenAINamespaceTool)[];
 }
 
 /** One item the Responses `input` takes after the response's own output items. */

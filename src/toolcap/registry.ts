@@ -123,7 +123,7 @@ export interface Registry {
     provider: P,
     response: ToolCallsResponseMap[P],
     context?: ToolContext,
-    options?: ExecuteToolCallsOptions,
+    options?: ExecuteToolCallsOptions<P>,
   ): Promise<ToolCallsResult<P>>;
   /**
    * Builds the ranking index now instead of on the first `select` or `search`, and returns this
@@ -225,7 +225,7 @@ class ToolRegistry implements Registry {
     provider: P,
     response: ToolCallsResponseMap[P],
     context: ToolContext = {},
-    options: ExecuteToolCallsOptions = {},
+    options: ExecuteToolCallsOptions<P> = {},
   ): Promise<ToolCallsResult<P>> {
     toolCallsModule ??= import('./run-provider-tool-calls.js');
     return toolCallsModule.then(({ runProviderToolCalls }) =>

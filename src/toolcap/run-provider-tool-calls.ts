@@ -2,7 +2,7 @@ import { executeToolCalls } from '../execute/execute-tool-calls.js';
 import type { ExecutionTarget } from '../execute/execution-target.js';
 import type { ExecuteOptions, ToolCallResult, ToolContext } from '../execute/types.js';
 import type { RegisteredGroup, ToolDefinition } from '../format/types.js';
-import type { TranslationResult } from '../providers/provider-types.js';
+import type { TranslateOptions, TranslationResult } from '../providers/provider-types.js';
 import { toolCallCodec } from '../providers/tool-call-codecs.js';
 import type {
   ProviderToolCall,
@@ -17,7 +17,7 @@ import {
 import type { SearchOptions, SearchResult } from '../select/types.js';
 
 /** How `executeToolCalls` answers the model's client-side tool searches. */
-export interface ToolSearchOptions {
+export interface ToolSearchOptions<P extends ToolCallProviderId = ToolCallProviderId> {
   /** Most tools one search loads. Default 5 (as many as a selection's relevance fallback). */
   limit?: number;
   /** Least relevance (0-1) of a tool a search loads. Default 0.05 (the fallback's threshold). */
@@ -27,12 +27,19 @@ export interface ToolSearchOptions {
    * request declares). Default: every tool in the registry.
    */
   within?: readonly string[];
+  /**
+   * How the loaded definitions are translated, where a provider sends them (OpenAI Responses'
+   * `tool_search_output`): the request's options, so `namespaces` and `strict` match. Tool
+   * search and deferral options are ignored there.
+   */
+  translateOptions?: TranslateOptions<P>;
 }
 
 /** Options of `registry.executeToolCalls`: those of `execute`, applied to every call, and search. */
-export interface ExecuteToolCallsOptions extends ExecuteOptions {
+export interface ExecuteToolCallsOptions<P extends ToolCallProviderId = ToolCallProviderId>
+  extends ExecuteOptions {
   /** Answering client-side tool searches (`toolSearch: "client"`). */
-  toolSearch?: ToolSearchOptions;
+  toolSearch?: ToolSearchOptions<P>;
 }
 
 /** What `registry.executeToolCalls` returns. */
@@ -53,6 +60,7 @@ export interface ToolCallHost extends ExecutionTarget {
   translate<P extends ToolCallProviderId>(
     tools: readonly ToolDefinition[],
     provider: P,
+    options?: TranslateOptions<P>,
   ): TranslationResult<P>;
 }
 
@@ -66,7 +74,7 @@ export async function runProviderToolCalls<P extends ToolCallProviderId>(
   provider: P,
   response: unknown,
   context: ToolContext,
-  options: ExecuteToolCallsOptions,
+  options: ExecuteToolCallsOptions<P>,
 ): Promise<ToolCallsResult<P>> {
   const codec = toolCallCodec(provider);
   const calls = codec.readCalls(response);
@@ -86,7 +94,11 @@ export async function runProviderToolCalls<P extends ToolCallProviderId>(
       ? answerSearch(host, call, options.toolSearch ?? {})
       : { call, result: ran[cursor++]! },
   );
-  const messages = codec.writeResults(outcomes, (tools) => host.translate(tools, provider).payload);
+  const translateOptions = options.toolSearch?.translateOptions;
+  const messages = codec.writeResults(
+    outcomes,
+    (tools) => host.translate(tools, provider, translateOptions).payload,
+  );
   return { results: outcomes.map((outcome) => outcome.result), messages };
 }
 
@@ -94,7 +106,7 @@ export async function runProviderToolCalls<P extends ToolCallProviderId>(
 function answerSearch(
   host: ToolCallHost,
   call: ProviderToolCall,
-  options: ToolSearchOptions,
+  options: ToolSearchOptions<ToolCallProviderId>,
 ): ToolCallOutcome & { result: ToolCallResult } {
   const input = readArguments(call.arguments);
   const query = typeof input.query === 'string' ? input.query.trim() : '';
