@@ -47,6 +47,8 @@ export interface OpenAIChatToolCallLike {
 
 /** OpenAI Chat Completions: the assistant message. */
 export interface OpenAIChatMessageLike {
+  role?: string | undefined;
+  content?: unknown;
   tool_calls?: readonly OpenAIChatToolCallLike[] | null | undefined;
 }
 
@@ -72,6 +74,7 @@ export type OpenAIResponsesResponseLike =
 /** Anthropic Messages: one content block. */
 export interface AnthropicContentBlockLike {
   type: string;
+  text?: string | undefined;
   id?: string | undefined;
   name?: string | undefined;
   input?: unknown;
