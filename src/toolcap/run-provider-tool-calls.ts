@@ -38,7 +38,11 @@ export interface ToolSearchOptions<P extends ToolCallProviderId = ToolCallProvid
 /** Options of `registry.executeToolCalls`: those of `execute`, applied to every call, and search. */
 export interface ExecuteToolCallsOptions<P extends ToolCallProviderId = ToolCallProviderId>
   extends ExecuteOptions {
-  /** Answering client-side tool searches (`toolSearch: "client"`). */
+  /**
+   * Answering client-side tool searches (`toolSearch: "client"`). OpenAI Responses'
+   * `tool_search_call`s are always answered; Anthropic's `search_tools` calls only when this
+   * is given (`{}` for the defaults), else they are `TOOL_NOT_FOUND` like any unknown name.
+   */
   toolSearch?: ToolSearchOptions<P>;
 }
 
@@ -78,9 +82,13 @@ export async function runProviderToolCalls<P extends ToolCallProviderId>(
 ): Promise<ToolCallsResult<P>> {
   const codec = toolCallCodec(provider);
   const calls = codec.readCalls(response);
+  // a search tool that is a plain function (Anthropic's search_tools) is answered only when the
+  // host asked for it: a hallucinated call must not load tools the request never declared
   const isSearch = (call: ProviderToolCall) =>
     call.kind === 'tool_search' ||
-    (codec.searchToolName === call.name && host.get(call.name) === undefined);
+    (options.toolSearch !== undefined &&
+      codec.searchToolName === call.name &&
+      host.get(call.name) === undefined);
   const toolCalls = calls.filter((call) => !isSearch(call));
   const ran = await executeToolCalls(
     host,

@@ -130,9 +130,16 @@ describe('client-side tool search', () => {
     const found = await registry.executeToolCalls(
       'anthropic',
       anthropicSearch('{"query": "agenda"}'),
+      {},
+      { toolSearch: {} },
     );
     expect(found.results[0]).toMatchObject({ ok: true, output: { query: 'agenda' } });
-    const empty = await registry.executeToolCalls('anthropic', anthropicSearch({ q: 'agenda' }));
+    const empty = await registry.executeToolCalls(
+      'anthropic',
+      anthropicSearch({ q: 'agenda' }),
+      {},
+      { toolSearch: {} },
+    );
     expect(empty.results[0]).toEqual({
       id: 'toolu_s',
       name: 'search_tools',
@@ -164,6 +171,8 @@ describe('client-side tool search', () => {
     const { results } = await registry.executeToolCalls(
       'anthropic',
       anthropicSearch({ query: 'claw' }),
+      {},
+      { toolSearch: {} },
     );
     expect(results).toEqual([
       { id: 'toolu_s', name: 'search_tools', ok: true, output: { hammers: ['claw'] } },
@@ -172,13 +181,33 @@ describe('client-side tool search', () => {
 
   it('keeps results in the response’s order when searches and calls are mixed', async () => {
     const registry = await bundled();
-    const { results } = await registry.executeToolCalls('anthropic', {
-      content: [
-        { type: 'tool_use', id: 'a', name: 'no_tool', input: {} },
-        { type: 'tool_use', id: 'b', name: 'search_tools', input: { query: 'agenda' } },
-        { type: 'tool_use', id: 'c', name: 'other_missing', input: {} },
-      ],
-    });
-    expect(results.map((result) => result.id)).toEqual(['a', 'b', 'c']);
+    const { results } = await registry.executeToolCalls(
+      'anthropic',
+      {
+        content: [
+          { type: 'tool_use', id: 'a', name: 'no_tool', input: {} },
+          { type: 'tool_use', id: 'b', name: 'search_tools', input: { query: 'agenda' } },
+          { type: 'tool_use', id: 'c', name: 'other_missing', input: {} },
+        ],
+      },
+      {},
+      { toolSearch: {} },
+    );
+    expect(results.map((result) => [result.id, result.ok])).toEqual([
+      ['a', false],
+      ['b', true],
+      ['c', false],
+    ]);
+  });
+
+  it('answers Anthropic’s search_tools only when asked to: else it is an unknown tool', async () => {
+    const registry = await bundled();
+    const { results, messages } = await registry.executeToolCalls(
+      'anthropic',
+      anthropicSearch({ query: 'agenda' }),
+    );
+    expect(results).toMatchObject([{ ok: false, error: { code: 'TOOL_NOT_FOUND' } }]);
+    // no tool_reference to a tool the request may not declare
+    expect(messages[0]!.content[0]!.content).toEqual(expect.any(String));
   });
 });
