@@ -32,7 +32,8 @@ export function createApprovalGates(
     const call = {
       ...(id === undefined ? {} : { id }),
       name: tool.name,
-      input: structuredClone(input),
+      // a JSON copy: execute already refused inputs without a JSON form
+      input: JSON.parse(JSON.stringify(input)) as Record<string, unknown>,
     };
     const answer = queue.then(() => ask(() => approve(call, tool), signal));
     queue = answer;
