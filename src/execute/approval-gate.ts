@@ -28,13 +28,14 @@ export function createApprovalGates(
   const gated = resolveNeedsApproval(options.needsApproval);
   let queue: Promise<unknown> = Promise.resolve();
   return (id) => (tool, input) => {
-    if (!gated(tool)) return Promise.resolve(undefined);
-    const call = {
-      ...(id === undefined ? {} : { id }),
-      name: tool.name,
-      // a JSON copy: execute already refused inputs without a JSON form
-      input: JSON.parse(JSON.stringify(input)) as Record<string, unknown>,
-    };
+    let asks: boolean;
+    try {
+      asks = gated(tool);
+    } catch (error) {
+      return Promise.resolve(refusal(tool, { kind: 'threw', error }));
+    }
+    if (!asks) return Promise.resolve(undefined);
+    const call = { ...(id === undefined ? {} : { id }), name: tool.name, input: copyOf(input) };
     const answer = queue.then(() => ask(() => approve(call, tool), signal));
     queue = answer;
     return raceAbort(answer, signal).then((outcome) => refusal(tool, outcome));
@@ -52,6 +53,15 @@ function resolveNeedsApproval(
   if (option === undefined) return needsApprovalByDefault;
   if (typeof option === 'function') return option;
   return () => option;
+}
+
+/** A copy the hook may change: through JSON (the input's own form), else a structured clone. */
+function copyOf(input: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
+  } catch {
+    return structuredClone(input);
+  }
 }
 
 function ask(question: () => unknown, signal: AbortSignal | undefined): Promise<Outcome> {

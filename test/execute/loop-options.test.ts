@@ -547,3 +547,25 @@ describe('applyDefaults', () => {
     );
   });
 });
+
+describe('approve: a failing needsApproval', () => {
+  it('refuses the call (fail closed) instead of throwing', async () => {
+    const { registry, seen } = recordingRegistry();
+    const result = await registry.execute(
+      'delete_note',
+      { id: 'n1' },
+      {},
+      {
+        approve: () => true,
+        needsApproval: () => {
+          throw new Error('policy store offline');
+        },
+      },
+    );
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_APPROVED', details: { reason: 'policy store offline' } },
+    });
+    expect(seen).toEqual([]);
+  });
+});
