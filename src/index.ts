@@ -14,6 +14,7 @@
 export { ToolcapError } from './errors/toolcap-error.js';
 export { TranslationError, type TranslationErrorCode } from './errors/translation-error.js';
 // executing tool calls
+export { needsApprovalByDefault } from './execute/approval-gate.js';
 export { EXECUTE_ERROR_CODES, type ExecuteErrorCode } from './execute/execute-error-codes.js';
 export {
   DEFAULT_EXECUTION_LIMITS,
@@ -22,10 +23,13 @@ export {
 } from './execute/execution-limits.js';
 export { ToolNotFoundError } from './execute/tool-not-found-error.js';
 export type {
+  ApproveToolCall,
   ExecuteOptions,
   ExecuteResult,
   InputProblem,
+  ToolCall,
   ToolCallError,
+  ToolCallResult,
   ToolContext,
   ToolDispatcher,
   ToolHandler,
@@ -55,6 +59,20 @@ export type {
   Warning,
 } from './format/types.js';
 export { RegistryLoadError } from './load/registry-load-error.js';
+// delivering a selection, and the provider round trip
+export {
+  type AllowedToolChoiceMap,
+  type AllowedToolChoiceOptions,
+  type AllowedToolsMode,
+  type AllowedToolsProviderId,
+  allowedToolChoice,
+  type OpenAIChatAllowedToolChoice,
+  type OpenAIResponsesAllowedToolChoice,
+} from './providers/allowed-tools.js';
+export {
+  ProviderResponseError,
+  type ProviderResponseErrorCode,
+} from './providers/provider-response-error.js';
 export {
   type AnthropicCacheControl,
   type AnthropicOptions,
@@ -77,6 +95,7 @@ export {
   type McpTool,
   type OpenAIChatOptions,
   type OpenAIChatTool,
+  type OpenAINamespaceTool,
   type OpenAIResponsesOptions,
   type OpenAIResponsesTool,
   type OpenAIResponsesToolEntry,
@@ -92,6 +111,37 @@ export {
   type TranslationResult,
   type WireSchema,
 } from './providers/provider-types.js';
+export {
+  type AnthropicContentBlockLike,
+  type AnthropicResponseLike,
+  type AnthropicToolReferenceBlock,
+  type AnthropicToolResultBlock,
+  type AnthropicToolResultMessage,
+  type BedrockContentBlockLike,
+  type BedrockMessageLike,
+  type BedrockResponseLike,
+  type BedrockToolResultBlock,
+  type BedrockToolResultMessage,
+  type GeminiContentLike,
+  type GeminiFunctionResponseContent,
+  type GeminiFunctionResponsePart,
+  type GeminiFunctionResult,
+  type GeminiPartLike,
+  type GeminiResponseLike,
+  type OpenAIChatMessageLike,
+  type OpenAIChatResponseLike,
+  type OpenAIChatToolCallLike,
+  type OpenAIChatToolMessage,
+  type OpenAIFunctionCallOutput,
+  type OpenAIResponsesItemLike,
+  type OpenAIResponsesResponseLike,
+  type OpenAIResponsesResultItem,
+  type OpenAIToolSearchOutput,
+  TOOL_CALL_PROVIDER_IDS,
+  type ToolCallProviderId,
+  type ToolCallsResponseMap,
+  type ToolResultMessagesMap,
+} from './providers/tool-call-types.js';
 // provider translation
 export { translate } from './providers/translate.js';
 export { createTranslator, type Translator } from './providers/translator.js';
@@ -128,3 +178,8 @@ export type {
   ExecutionOptions,
   LoadRegistryOptions,
 } from './toolcap/registry-options.js';
+export type {
+  ExecuteToolCallsOptions,
+  ToolCallsResult,
+  ToolSearchOptions,
+} from './toolcap/run-provider-tool-calls.js';

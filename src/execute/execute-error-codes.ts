@@ -4,6 +4,12 @@
  * may add their own codes by throwing a `ToolError`.
  */
 export const EXECUTE_ERROR_CODES = {
+  TOOL_NOT_FOUND:
+    'No tool has the called name (executeToolCalls; registry.execute rejects with a ToolNotFoundError instead); details.suggestions lists close names.',
+  NOT_SELECTED:
+    "The tool exists but is not in the turn's allowed set (the allowed option); nothing was validated or run.",
+  NOT_APPROVED:
+    'The approval hook did not approve the call (it returned something other than true, or threw); the handler did not run.',
   INVALID_INPUT:
     'The input does not match the input_schema, or is not JSON-serializable; details lists { pointer, message, keyword } per problem, or { reason }.',
   INPUT_TOO_LARGE:

@@ -19,6 +19,15 @@ import type {
 } from './types.js';
 import { compileOrError, validateToolInput } from './validate-tool-input.js';
 
+/**
+ * A last check before the handler runs, given the valid input (`approve` uses it): a
+ * `ToolCallError` refuses the call.
+ */
+export type CallGate = (
+  tool: RegisteredTool,
+  input: Record<string, unknown>,
+) => Promise<ToolCallError | undefined>;
+
 /** The data dir used when a registry sets none: `.toolcap/data` under the current directory. */
 export const DEFAULT_DATA_DIR = '.toolcap/data';
 
@@ -35,6 +44,7 @@ export async function executeTool(
   input: unknown,
   context: ToolContext,
   options: ExecuteOptions,
+  gate?: CallGate,
 ): Promise<ExecuteResult> {
   const tool = typeof name === 'string' ? registry.get(name) : undefined;
   if (tool === undefined) {
@@ -51,6 +61,8 @@ export async function executeTool(
   const services = collectServices(settings.services, options.services);
   const handlerContext = pickContext(tool, context, services);
   if ('code' in handlerContext) return { ok: false, error: handlerContext };
+  const refusal = gate === undefined ? undefined : await gate(tool, validation.input);
+  if (refusal !== undefined) return { ok: false, error: refusal };
 
   const timeoutMs = chooseTimeout(tool, options, limits);
   const maxOutputBytes = options.maxOutputBytes ?? limits.maxOutputBytes;

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../format/types.js';
+import type { JsonValue, RegisteredTool } from '../format/types.js';
 
 /** The context a host passes with a call (`user_id`, `workspace_root`, ...). */
 export type ToolContext = Readonly<Record<string, unknown>>;
@@ -42,7 +42,40 @@ export interface ExecuteOptions {
   maxOutputBytes?: number;
   /** Services for this call only, merged over the registry's services. */
   services?: Readonly<Record<string, unknown>>;
+  /**
+   * The tools this turn offered: a `Selection` (its `names`) or a list of names. A call to any
+   * other tool is refused with `NOT_SELECTED` before anything else runs. Default: every tool.
+   */
+  allowed?: readonly string[] | { readonly names: readonly string[] };
+  /**
+   * Asked before a gated tool runs (see `needsApproval`), after its input is valid and its
+   * context present; only `true` lets it run, anything else (or a throw) is `NOT_APPROVED`.
+   * `executeToolCalls` asks one call at a time, in the order the model made them.
+   */
+  approve?: ApproveToolCall;
+  /**
+   * Which tools `approve` is asked about: `true` every tool, or a test. Default: tools of
+   * category `mutation` and tools annotated `destructiveHint: true`.
+   */
+  needsApproval?: boolean | ((tool: RegisteredTool) => boolean);
+  /**
+   * Fill in the input schema's `default`s for parameters the call left out (and the `null`s
+   * OpenAI strict mode sends for them) before validation, so the handler sees them. The
+   * caller's input is never changed. Default false.
+   */
+  applyDefaults?: boolean;
 }
+
+/** A tool call as the approval hook sees it: input parsed, validated, defaults applied. */
+export interface ToolCall {
+  /** The provider's call id; absent for `registry.execute`. */
+  id?: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** The approval hook: `true` runs the call; anything else refuses it with `NOT_APPROVED`. */
+export type ApproveToolCall = (call: ToolCall, tool: RegisteredTool) => boolean | Promise<boolean>;
 
 /** One reason an input failed its schema. */
 export interface InputProblem {
@@ -66,3 +99,8 @@ export interface ToolCallError {
 
 /** The outcome of `registry.execute`: never thrown, except for an unknown tool name. */
 export type ExecuteResult = { ok: true; output: JsonValue } | { ok: false; error: ToolCallError };
+
+/** One call's outcome in `registry.executeToolCalls`, with the provider's call id. */
+export type ToolCallResult =
+  | { id: string; name: string; ok: true; output: JsonValue }
+  | { id: string; name: string; ok: false; error: ToolCallError };

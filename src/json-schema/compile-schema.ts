@@ -81,14 +81,17 @@ const boundedRegExp: RegExpEngine = Object.assign(
 
 type RegExpEngine = NonNullable<NonNullable<Options['code']>['regExp']>;
 type Dialect = '2020-12' | 'draft-07';
-const engines = new Map<Dialect, AjvInstance>();
+const engines = new Map<string, AjvInstance>();
 const cache = new WeakMap<object, CompiledSchema>();
+const defaultsCache = new WeakMap<object, ValidateFunction>();
 // one shared object: a passing validation (the hot path of every tool call) allocates nothing
 const VALID: SchemaValidationResult = Object.freeze({ valid: true });
 let compileCount = 0;
 
-function createEngine(dialect: Dialect): AjvInstance {
+function createEngine(dialect: Dialect, useDefaults: boolean): AjvInstance {
   const options: Options = {
+    // only the engine of applySchemaDefaults writes into the data it checks
+    useDefaults,
     // every problem at once, so the model can fix its call in one round trip
     allErrors: true,
     // tool schemas come from many authors; unknown keywords are annotations, not errors
@@ -122,11 +125,12 @@ function createEngine(dialect: Dialect): AjvInstance {
   return engine;
 }
 
-function engineFor(dialect: Dialect): AjvInstance {
-  let engine = engines.get(dialect);
+function engineFor(dialect: Dialect, useDefaults = false): AjvInstance {
+  const key = useDefaults ? `${dialect}+defaults` : dialect;
+  let engine = engines.get(key);
   if (engine === undefined) {
-    engine = createEngine(dialect);
-    engines.set(dialect, engine);
+    engine = createEngine(dialect, useDefaults);
+    engines.set(key, engine);
   }
   return engine;
 }
@@ -162,6 +166,22 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
 function withRootId(schema: JsonSchema): JsonSchema {
   if (Object.hasOwn(schema, '$id')) return schema;
   return { ...schema, $id: 'toolcap:root' };
+}
+
+/**
+ * Fills in the `default`s `schema` declares for properties missing from `data`, IN PLACE (ajv's
+ * `useDefaults`, on engines and a cache of their own, so plain validation never writes): also in
+ * nested objects reached through `properties`, `items`, `allOf` and `$ref`, never inside
+ * `anyOf`/`oneOf`/`not`, where the branch that applies is not known. Each default is a fresh
+ * copy. Pass a copy of the caller's value. Throws when the schema does not compile.
+ */
+export function applySchemaDefaults(schema: JsonSchema, data: unknown): void {
+  let validate = defaultsCache.get(schema);
+  if (validate === undefined) {
+    validate = engineFor(schemaDialect(schema) ?? '2020-12', true).compile(withRootId(schema));
+    defaultsCache.set(schema, validate);
+  }
+  validate(data);
 }
 
 /** How many schemas have been compiled in this process (for tests that guard laziness). */

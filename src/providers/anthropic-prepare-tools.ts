@@ -1,7 +1,9 @@
+import { TranslationError } from '../errors/translation-error.js';
 import type { Warning } from '../format/types.js';
 import { flattenRootComposition } from '../json-schema/flatten-root-composition.js';
 import { createWarningSink } from '../json-schema/schema-warnings.js';
 import { upgradeToDraft2020 } from '../json-schema/upgrade-to-draft-2020.js';
+import { ANTHROPIC_CLIENT_SEARCH_TOOL_NAME } from './anthropic-tool-calls.js';
 import { deferredTools } from './defer-loading.js';
 import type { ProviderTranslator } from './provider-translator.js';
 import type {
@@ -18,21 +20,43 @@ const TOOL_SEARCH_TOOLS: Readonly<Record<'bm25' | 'regex', AnthropicToolSearchTo
 };
 
 /**
+ * The client-side search tool (`toolSearch: "client"`): a custom tool whose calls
+ * `executeToolCalls` answers with `tool_reference` blocks from `registry.search`.
+ */
+export const ANTHROPIC_CLIENT_SEARCH_TOOL: Readonly<AnthropicTool> = Object.freeze<AnthropicTool>({
+  name: ANTHROPIC_CLIENT_SEARCH_TOOL_NAME,
+  description:
+    'Search the tools you have not loaded yet by what you need to do (for example "cancel a meeting"), and load the best matches so you can call them. Use it when none of your tools fits the request.',
+  input_schema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'What you need a tool for, in a few words' },
+    },
+    required: ['query'],
+  },
+});
+
+/**
  * Anthropic Messages: `{ name, description, input_schema }` with the schema kept as JSON Schema
  * 2020-12 (local `$ref`s stay; draft-04/07 constructs are upgraded) and no top-level
  * `anyOf`/`oneOf`/`allOf`. Options: `cacheControl` on the last tool sent in full, `deferLoading` (tool
- * search; the BM25 search tool is added in front unless `toolSearch: false`).
+ * search; the BM25 search tool is added in front unless `toolSearch` names another or `false`),
+ * `inputExamples` (the tool's `examples` as `input_examples`).
  */
 export const anthropicTranslator: ProviderTranslator<'anthropic', AnthropicTool> = {
-  prepareTool(tool) {
+  prepareTool(tool, options) {
     const sink = createWarningSink();
     const schema = flattenRootComposition(upgradeToDraft2020(tool.input_schema, sink), sink);
     const warnings = sink.finish(tool.name);
     const description = prepareDescription(tool.description, tool.name, warnings);
+    const examples = options.inputExamples === true ? (tool.examples ?? []) : [];
     const entry: AnthropicTool = {
       name: tool.name,
       ...(description === undefined ? {} : { description }),
       input_schema: schema as AnthropicTool['input_schema'],
+      ...(examples.length === 0
+        ? {}
+        : { input_examples: examples.map((example) => ({ ...example })) }),
     };
     return { entry, warnings };
   },
@@ -44,7 +68,10 @@ export const anthropicTranslator: ProviderTranslator<'anthropic', AnthropicTool>
     );
     if (deferred.size > 0) {
       const search = options.toolSearch ?? 'bm25';
-      if (search !== false) {
+      if (search === 'client') {
+        checkClientSearchName(prepared);
+        payload.unshift(structuredClone(ANTHROPIC_CLIENT_SEARCH_TOOL));
+      } else if (search !== false) {
         payload.unshift(TOOL_SEARCH_TOOLS[search]);
       } else if (deferred.size === prepared.length) {
         const first = payload[0] as AnthropicTool;
@@ -75,6 +102,16 @@ export const anthropicTranslator: ProviderTranslator<'anthropic', AnthropicTool>
     return { payload, tools: prepared.map((item) => item.tool), warnings };
   },
 };
+
+function checkClientSearchName(prepared: readonly { tool: { name: string } }[]): void {
+  if (prepared.some((item) => item.tool.name === ANTHROPIC_CLIENT_SEARCH_TOOL_NAME)) {
+    throw new TranslationError(
+      'DUPLICATE_TOOL_NAME',
+      `a tool is named "${ANTHROPIC_CLIENT_SEARCH_TOOL_NAME}", the name of the search tool toolSearch: "client" adds; rename that tool, or use toolSearch: "bm25"`,
+      { tool: ANTHROPIC_CLIENT_SEARCH_TOOL_NAME },
+    );
+  }
+}
 
 function resolveCacheControl(
   option: boolean | AnthropicCacheControl | undefined,

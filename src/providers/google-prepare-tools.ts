@@ -1,9 +1,10 @@
+import type { ToolDefinition } from '../format/types.js';
 import { flattenRootComposition } from '../json-schema/flatten-root-composition.js';
 import { inlineRefs } from '../json-schema/inline-refs.js';
 import { createWarningSink } from '../json-schema/schema-warnings.js';
 import { toGeminiSchema } from '../json-schema/to-gemini-schema.js';
 import { upgradeToDraft2020 } from '../json-schema/upgrade-to-draft-2020.js';
-import type { ProviderTranslator } from './provider-translator.js';
+import type { PreparedTool, ProviderTranslator } from './provider-translator.js';
 import type { GeminiFunctionDeclaration, GeminiTool } from './provider-types.js';
 import { prepareDescription } from './tool-description.js';
 
@@ -11,9 +12,13 @@ import { prepareDescription } from './tool-description.js';
  * Google Gemini: `[{ functionDeclarations: [{ name, description, parameters }] }]` with
  * `parameters` in Gemini's OpenAPI subset (see `toGeminiSchema`), `$ref`s inlined (recursion
  * unrolled), and no `parameters` at all for tools without parameters. An empty tool list gives `[]`.
+ * With `parametersJsonSchema: true`, the JSON Schema goes in `parametersJsonSchema` instead:
+ * draft-07 constructs upgraded, the root a plain object, `$ref`s and `$defs` kept, `$schema`
+ * left out.
  */
 export const googleTranslator: ProviderTranslator<'google', GeminiFunctionDeclaration> = {
   prepareTool(tool, options) {
+    if (options.parametersJsonSchema === true) return prepareJsonSchemaDeclaration(tool);
     const sink = createWarningSink();
     let schema = upgradeToDraft2020(tool.input_schema, sink);
     schema = inlineRefs(
@@ -38,3 +43,25 @@ export const googleTranslator: ProviderTranslator<'google', GeminiFunctionDeclar
     return { payload, tools: prepared.map((item) => item.tool), warnings: [] };
   },
 };
+
+/** The declaration with `parametersJsonSchema` (absent when the tool has no parameters). */
+function prepareJsonSchemaDeclaration(
+  tool: ToolDefinition,
+): PreparedTool<GeminiFunctionDeclaration> {
+  const sink = createWarningSink();
+  const { $schema: _dialect, ...schema } = flattenRootComposition(
+    upgradeToDraft2020(tool.input_schema, sink),
+    sink,
+  );
+  const warnings = sink.finish(tool.name);
+  const description = prepareDescription(tool.description, tool.name, warnings);
+  const properties = schema.properties;
+  const hasParameters =
+    properties !== null && typeof properties === 'object' && Object.keys(properties).length > 0;
+  const entry: GeminiFunctionDeclaration = {
+    name: tool.name,
+    ...(description === undefined ? {} : { description }),
+    ...(hasParameters ? { parametersJsonSchema: schema } : {}),
+  };
+  return { entry, warnings };
+}

@@ -1,14 +1,42 @@
 import type { Warning } from '../format/types.js';
 import { deferredTools } from './defer-loading.js';
+import { groupOf } from './group-of.js';
 import { limitOpenAITools, prepareOpenAIFunction } from './openai-function.js';
-import type { ProviderTranslator } from './provider-translator.js';
-import type { OpenAIResponsesTool, OpenAIResponsesToolEntry } from './provider-types.js';
+import type {
+  PreparedEntry,
+  ProviderTranslator,
+  TranslationContext,
+} from './provider-translator.js';
+import type {
+  OpenAINamespaceTool,
+  OpenAIResponsesOptions,
+  OpenAIResponsesTool,
+  OpenAIResponsesToolEntry,
+  OpenAIToolSearchTool,
+} from './provider-types.js';
+
+/** The client-executed tool search tool (`toolSearch: "client"`): one `query` parameter. */
+export const OPENAI_CLIENT_TOOL_SEARCH: Readonly<OpenAIToolSearchTool> = Object.freeze({
+  type: 'tool_search',
+  execution: 'client',
+  description:
+    'Search the tools you have not loaded yet by what you need to do (for example "cancel a meeting"), and load the best matches so you can call them.',
+  parameters: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'What you need a tool for, in a few words' },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  },
+});
 
 /**
  * OpenAI Responses: the flat `{ type: "function", name, description, parameters, strict }`
  * (`strict` always explicit: when omitted, Responses silently normalizes), at most 128 tools;
- * with `deferLoading`, tools get `defer_loading: true` and the hosted `{ type: "tool_search" }`
- * tool is put in front.
+ * with `deferLoading`, tools get `defer_loading: true` and a tool search tool is put in front
+ * (hosted, or client-executed with `toolSearch: "client"`); with `namespaces`, tools are
+ * grouped into one `namespace` entry per group, where the group's first tool was.
  */
 export const openAIResponsesTranslator: ProviderTranslator<
   'openai-responses',
@@ -25,27 +53,81 @@ export const openAIResponsesTranslator: ProviderTranslator<
     };
     return { entry, warnings: parts.warnings };
   },
-  assemble(prepared, options) {
+  assemble(prepared, options, context) {
     const limited = limitOpenAITools(prepared);
     const warnings: Warning[] = [...limited.warnings];
     const kept = prepared.slice(0, limited.tools.length);
     const deferred = deferredTools(kept, options.deferLoading, warnings);
-    if (deferred.size === 0) return { ...limited, warnings };
-    const payload: OpenAIResponsesToolEntry[] = kept.map((item) =>
-      deferred.has(item.tool) ? { ...item.entry, defer_loading: true } : item.entry,
+    const entries: PreparedEntry<OpenAIResponsesTool>[] = kept.map((item) =>
+      deferred.has(item.tool)
+        ? { tool: item.tool, entry: { ...item.entry, defer_loading: true } }
+        : item,
     );
-    if (options.toolSearch !== false) {
-      payload.unshift({ type: 'tool_search' });
-    } else if (deferred.size === kept.length && kept.length > 0) {
-      const first = payload[0] as OpenAIResponsesTool;
-      const { defer_loading: _deferLoading, ...loaded } = first;
-      payload[0] = loaded;
+    if (deferred.size > 0 && options.toolSearch === false && deferred.size === kept.length) {
+      const first = entries[0]!;
+      const { defer_loading: _deferLoading, ...loaded } = first.entry;
+      entries[0] = { tool: first.tool, entry: loaded };
       warnings.push({
         code: 'DEFER_LOADING_KEPT_ONE',
-        message: `every tool was deferred and no tool search tool was added; "${first.name}" stays loaded so the model has something to call`,
-        tool: first.name,
+        message: `every tool was deferred and no tool search tool was added; "${loaded.name}" stays loaded so the model has something to call`,
+        tool: loaded.name,
       });
+    }
+    const payload: OpenAIResponsesToolEntry[] =
+      options.namespaces === undefined || options.namespaces === false
+        ? entries.map((item) => item.entry)
+        : groupIntoNamespaces(entries, options.namespaces, context);
+    if (deferred.size > 0 && options.toolSearch !== false) {
+      payload.unshift(
+        options.toolSearch === 'client'
+          ? structuredClone(OPENAI_CLIENT_TOOL_SEARCH)
+          : { type: 'tool_search' },
+      );
     }
     return { payload, tools: limited.tools, warnings };
   },
 };
+
+/** One namespace per group, at its first tool's place; tools outside a group stay top-level. */
+function groupIntoNamespaces(
+  entries: readonly PreparedEntry<OpenAIResponsesTool>[],
+  namespaces: Exclude<OpenAIResponsesOptions['namespaces'], false | undefined>,
+  context: TranslationContext,
+): OpenAIResponsesToolEntry[] {
+  const payload: OpenAIResponsesToolEntry[] = [];
+  const byGroup = new Map<string, OpenAINamespaceTool>();
+  for (const { tool, entry } of entries) {
+    const group = groupOf(tool);
+    if (group === null) {
+      payload.push(entry);
+      continue;
+    }
+    let namespace = byGroup.get(group);
+    if (namespace === undefined) {
+      namespace = {
+        type: 'namespace',
+        name: group,
+        description: namespaceDescription(group, namespaces, context),
+        tools: [],
+      };
+      byGroup.set(group, namespace);
+      payload.push(namespace);
+    }
+    namespace.tools.push(entry);
+  }
+  return payload;
+}
+
+function namespaceDescription(
+  group: string,
+  namespaces: true | Readonly<Record<string, string>>,
+  context: TranslationContext,
+): string {
+  const given =
+    namespaces === true || !Object.hasOwn(namespaces, group)
+      ? context.describeGroup?.(group)
+      : namespaces[group];
+  return typeof given === 'string' && given.trim() !== ''
+    ? given.trim()
+    : `Tools of the ${group} group.`;
+}

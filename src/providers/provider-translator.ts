@@ -21,6 +21,12 @@ export interface AssembledTools<Payload> {
   warnings: readonly Warning[];
 }
 
+/** What a translator may know beyond the tools: the registry they come from. */
+export interface TranslationContext {
+  /** The description of a group, by name (a registry's; undefined outside a registry). */
+  describeGroup?: (group: string) => string | undefined;
+}
+
 /**
  * One provider's translator (vercel/ai's prepare-tools pattern, split in two so the per-tool
  * half can be cached): `prepareTool` is pure and depends only on the tool and the options;
@@ -31,6 +37,7 @@ export interface ProviderTranslator<P extends ProviderId, Entry> {
   assemble(
     prepared: readonly PreparedEntry<Entry>[],
     options: TranslateOptions<P>,
+    context: TranslationContext,
   ): AssembledTools<ProviderPayload<P>>;
 }
 

@@ -44,10 +44,19 @@ export interface OpenAIResponsesOptions extends OpenAIChatOptions {
    */
   deferLoading?: boolean | readonly string[];
   /**
-   * Put the hosted `{ type: "tool_search" }` tool in front when any tool is deferred. Default
-   * true; `false` adds none (then at least one tool stays loaded).
+   * Put a tool search tool in front when any tool is deferred: `true` (default) the hosted
+   * `{ type: "tool_search" }`; `"client"` a client-executed one (`execution: "client"`, a
+   * `query` parameter) whose `tool_search_call`s `executeToolCalls` answers from
+   * `registry.search`; `false` none (then at least one tool stays loaded).
    */
-  toolSearch?: boolean;
+  toolSearch?: boolean | 'client';
+  /**
+   * Group tools into `{ type: "namespace", name, description, tools }` entries by their group
+   * (tools outside a group stay top-level). `true` describes each namespace with its group's
+   * description when translating through a registry (else "Tools of the <group> group."); an
+   * object gives the descriptions by group name.
+   */
+  namespaces?: boolean | Readonly<Record<string, string>>;
 }
 
 /** Anthropic `cache_control` as it appears on a tool. */
@@ -63,15 +72,25 @@ export interface AnthropicOptions {
   /** Mark tools `defer_loading: true` (tool search): `true` for every tool, or the names to defer. */
   deferLoading?: boolean | readonly string[];
   /**
-   * The tool-search server tool added in front when any tool is deferred. Default `"bm25"`;
-   * `false` adds none (then at least one tool stays loaded, because the API rejects a request
-   * where every tool is deferred).
+   * The tool-search tool added in front when any tool is deferred. Default `"bm25"` (the BM25
+   * server tool); `"regex"` the regex server tool; `"client"` a custom `search_tools` tool
+   * whose calls `executeToolCalls` answers from `registry.search` with `tool_reference` blocks;
+   * `false` none (then at least one tool stays loaded, because the API rejects a request where
+   * every tool is deferred).
    */
-  toolSearch?: 'bm25' | 'regex' | false;
+  toolSearch?: 'bm25' | 'regex' | 'client' | false;
+  /** Send each tool's `examples` as `input_examples` (tools without examples are unchanged). */
+  inputExamples?: boolean;
 }
 
 /** Options of the `google` (Gemini) translator. */
-export type GoogleOptions = SchemaRewriteOptions;
+export interface GoogleOptions extends SchemaRewriteOptions {
+  /**
+   * Send `parametersJsonSchema` (JSON Schema, `$ref`s and all) instead of `parameters` (the
+   * OpenAPI subset), for models that accept full JSON Schema. Default false.
+   */
+  parametersJsonSchema?: boolean;
+}
 
 /** Options of the `bedrock` (Converse) translator. */
 export interface BedrockOptions extends SchemaRewriteOptions {
@@ -129,13 +148,30 @@ export interface OpenAIResponsesTool {
   defer_loading?: boolean;
 }
 
-/** OpenAI Responses hosted tool search (SDK `ToolSearchTool`), added when tools are deferred. */
+/**
+ * OpenAI Responses tool search (SDK `ToolSearchTool`), added when tools are deferred: hosted
+ * (`{ type }` alone) or client-executed (`execution`, `description`, `parameters`).
+ */
 export interface OpenAIToolSearchTool {
   type: 'tool_search';
+  execution?: 'client';
+  description?: string;
+  parameters?: WireSchema;
+}
+
+/** OpenAI Responses namespace (SDK `NamespaceTool`): one group's functions. */
+export interface OpenAINamespaceTool {
+  type: 'namespace';
+  name: string;
+  description: string;
+  tools: OpenAIResponsesTool[];
 }
 
 /** One entry of the Responses `tools` array. */
-export type OpenAIResponsesToolEntry = OpenAIResponsesTool | OpenAIToolSearchTool;
+export type OpenAIResponsesToolEntry =
+  | OpenAIResponsesTool
+  | OpenAIToolSearchTool
+  | OpenAINamespaceTool;
 
 /** Anthropic custom tool (SDK `Tool`). */
 export interface AnthropicTool {
@@ -149,6 +185,8 @@ export interface AnthropicTool {
   };
   cache_control?: AnthropicCacheControl;
   defer_loading?: boolean;
+  /** Example inputs (the tool's `examples`), with `inputExamples: true`. */
+  input_examples?: { [key: string]: unknown }[];
 }
 
 /** Anthropic tool-search server tool (SDK `ToolSearchToolBm25_20251119` / `...Regex20251119`). */
@@ -163,11 +201,15 @@ import type { GeminiSchema } from '../json-schema/gemini-schema.js';
 
 export type { GeminiSchema, GeminiType } from '../json-schema/gemini-schema.js';
 
-/** Gemini `FunctionDeclaration`. `parameters` is absent for tools without parameters. */
+/**
+ * Gemini `FunctionDeclaration`: `parameters` (OpenAPI subset) or, with `parametersJsonSchema:
+ * true`, `parametersJsonSchema`; neither for tools without parameters.
+ */
 export interface GeminiFunctionDeclaration {
   name: string;
   description?: string;
   parameters?: GeminiSchema;
+  parametersJsonSchema?: WireSchema;
 }
 
 /** Gemini `Tool`: the translator emits one holding every declaration. */

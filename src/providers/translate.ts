@@ -7,11 +7,17 @@ import { anthropicTranslator } from './anthropic-prepare-tools.js';
 import { bedrockTranslator } from './bedrock-prepare-tools.js';
 import { canonicalTranslator } from './canonical-prepare-tools.js';
 import { googleTranslator } from './google-prepare-tools.js';
+import { groupOf } from './group-of.js';
 import { toCanonicalToolName } from './import/to-canonical-tool-name.js';
 import { mcpTranslator } from './mcp-prepare-tools.js';
 import { openAIChatTranslator } from './openai-chat-prepare-tools.js';
 import { openAIResponsesTranslator } from './openai-responses-prepare-tools.js';
-import type { PreparedEntry, PreparedTool, ProviderTranslator } from './provider-translator.js';
+import type {
+  PreparedEntry,
+  PreparedTool,
+  ProviderTranslator,
+  TranslationContext,
+} from './provider-translator.js';
 import {
   isProviderId,
   PROVIDER_IDS,
@@ -66,6 +72,7 @@ export function translateTools<P extends ProviderId>(
   provider: P,
   options: TranslateOptions<P> | undefined,
   prepare: PrepareStep<P>,
+  context: TranslationContext = {},
 ): TranslationResult<P> {
   checkProvider(provider);
   checkToolList(tools);
@@ -89,7 +96,7 @@ export function translateTools<P extends ProviderId>(
     toolWarnings.push(item.warnings);
   }
 
-  const assembled = translator.assemble(prepared, resolvedOptions);
+  const assembled = translator.assemble(prepared, resolvedOptions, context);
   const warnings: Warning[] = [];
   const metadata: Record<string, ToolTranslationMetadata> = {};
   // assembled.tools keeps the input order (translators only drop tools), so one cursor walks both
@@ -179,10 +186,4 @@ function checkTool(tool: ToolDefinition): void {
       { tool: tool.name },
     );
   }
-}
-
-/** The group a tool belongs to, or null for tools outside a registry. */
-export function groupOf(tool: ToolDefinition): string | null {
-  const group = (tool as { group?: unknown }).group;
-  return typeof group === 'string' ? group : null;
 }

@@ -1,13 +1,18 @@
 import type { ToolDefinition } from '../format/types.js';
 import { defineEntry, isPlainObject } from '../json-schema/schema-node.js';
-import type { PreparedTool, ProviderTranslator } from './provider-translator.js';
+import { groupOf } from './group-of.js';
+import type {
+  PreparedTool,
+  ProviderTranslator,
+  TranslationContext,
+} from './provider-translator.js';
 import type {
   ProviderId,
   ToolTranslationMetadata,
   TranslateOptions,
   TranslationResult,
 } from './provider-types.js';
-import { groupOf, prepareTool, translateTools } from './translate.js';
+import { prepareTool, translateTools } from './translate.js';
 
 /** Translations kept per provider and options: `translate`, with a memory. */
 export interface Translator {
@@ -46,9 +51,10 @@ const LIST_CACHE_KEYS = 64;
  * A translator with its own caches: prepared tools per (provider, options) by `input_schema`
  * object (weak: they die with the schema), and the last few translated lists per (provider,
  * options). A registry owns one; create your own for tools outside a registry. Tools are
- * expected not to change after they are translated (registry tools are frozen).
+ * expected not to change after they are translated (registry tools are frozen). `context`
+ * (a registry's group descriptions, for Responses namespaces) must not change either.
  */
-export function createTranslator(): Translator {
+export function createTranslator(context: TranslationContext = {}): Translator {
   const toolCaches = new Map<string, WeakMap<object, CacheEntry[]>>();
   const listCache = new Map<string, ListEntry[]>();
 
@@ -84,8 +90,18 @@ export function createTranslator(): Translator {
         toolCaches.set(key, toolCache);
       }
       const cache = toolCache;
-      const result = translateTools(tools, provider, options, (translator, tool, resolved) =>
-        cachedPrepare(cache, translator as ProviderTranslator<ProviderId, unknown>, tool, resolved),
+      const result = translateTools(
+        tools,
+        provider,
+        options,
+        (translator, tool, resolved) =>
+          cachedPrepare(
+            cache,
+            translator as ProviderTranslator<ProviderId, unknown>,
+            tool,
+            resolved,
+          ),
+        context,
       );
       const frozen = freezeResult(result);
       // lists of one tool are not kept: per-tool token estimates would push out the turn's
@@ -133,6 +149,7 @@ function sameTranslationInputs(left: ToolDefinition, right: ToolDefinition): boo
       left.title === right.title &&
       left.category === right.category &&
       left.annotations === right.annotations &&
+      left.examples === right.examples &&
       left.output_schema === right.output_schema)
   );
 }

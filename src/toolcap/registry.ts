@@ -11,6 +11,7 @@ import type {
 } from '../format/types.js';
 import { estimateToolTokens } from '../providers/estimate-tokens.js';
 import type { TranslateOptions, TranslationResult } from '../providers/provider-types.js';
+import type { ToolCallProviderId, ToolCallsResponseMap } from '../providers/tool-call-types.js';
 import { createTranslator, type Translator } from '../providers/translator.js';
 import { registerGroup } from '../registry/register-group.js';
 import type { MigrationStatus, RegistrySnapshot } from '../registry/registry-snapshot.js';
@@ -25,10 +26,12 @@ import type {
   SelectOptions,
 } from '../select/types.js';
 import type { TextAnalyzer } from '../text/text-analyzer.js';
+import type { ExecuteToolCallsOptions, ToolCallsResult } from './run-provider-tool-calls.js';
 
 // loaded on the first `execute`: handlers, input validation and processes are not needed to
 // load, list or select tools (the CLI's start-up path)
-let executeModule: Promise<typeof import('../execute/execute-tool.js')> | undefined;
+let executeModule: Promise<typeof import('../execute/execute-tool-calls.js')> | undefined;
+let toolCallsModule: Promise<typeof import('./run-provider-tool-calls.js')> | undefined;
 
 /** Settings a registry carries for the stages after loading (selection, execution). */
 export interface RegistrySettings extends ExecutionSettings {
@@ -94,10 +97,11 @@ export interface Registry {
     options?: TranslateOptions<P>,
   ): TranslationResult<P>;
   /**
-   * Runs one tool call: validates the input (nulls sent for optional parameters are dropped),
-   * checks `requires_context`, runs the handler with a timeout and validates its output. Every
-   * failure is returned as `{ ok: false, error }`; only an unknown tool name rejects, with a
-   * `ToolNotFoundError`.
+   * Runs one tool call: parses JSON-string input, checks `allowed`, validates the input (nulls
+   * sent for optional parameters are dropped; `applyDefaults` fills in defaults), checks
+   * `requires_context`, asks `approve`, runs the handler with a timeout and validates its
+   * output. Every failure is returned as `{ ok: false, error }`; only an unknown tool name
+   * rejects, with a `ToolNotFoundError` (`executeToolCalls` returns `TOOL_NOT_FOUND` instead).
    */
   execute(
     name: string,
@@ -105,6 +109,22 @@ export interface Registry {
     context?: ToolContext,
     options?: ExecuteOptions,
   ): Promise<ExecuteResult>;
+  /**
+   * One round trip: reads the tool calls in a provider's `response` (the response, or the
+   * message or items it holds), runs them in parallel as `execute` does, and returns one
+   * result per call plus the `messages` to append to the conversation in that provider's
+   * format. Never rejects for what the model did: unknown tools (`TOOL_NOT_FOUND`), tools
+   * outside `allowed` (`NOT_SELECTED`), arguments that are not JSON (`INVALID_INPUT`) and
+   * refused approvals (`NOT_APPROVED`) are results the model reads. Client-side tool searches
+   * are answered from `search`. Rejects with a `ProviderResponseError` when `response` is not
+   * that provider's.
+   */
+  executeToolCalls<P extends ToolCallProviderId>(
+    provider: P,
+    response: ToolCallsResponseMap[P],
+    context?: ToolContext,
+    options?: ExecuteToolCallsOptions<P>,
+  ): Promise<ToolCallsResult<P>>;
   /**
    * Builds the ranking index now instead of on the first `select` or `search`, and returns this
    * registry, so a server with a large catalog pays for it at start-up (or in `watchRegistry`'s
@@ -183,7 +203,9 @@ class ToolRegistry implements Registry {
     provider: P,
     options?: TranslateOptions<P>,
   ): TranslationResult<P> {
-    this.#translator ??= createTranslator();
+    this.#translator ??= createTranslator({
+      describeGroup: (name) => this.#snapshot.groupsByName.get(name)?.description,
+    });
     return this.#translator.translate(tools, provider, options);
   }
 
@@ -193,9 +215,21 @@ class ToolRegistry implements Registry {
     context: ToolContext = {},
     options: ExecuteOptions = {},
   ): Promise<ExecuteResult> {
-    executeModule ??= import('../execute/execute-tool.js');
-    return executeModule.then(({ executeTool }) =>
-      executeTool(this, name, input, context, options),
+    executeModule ??= import('../execute/execute-tool-calls.js');
+    return executeModule.then(({ executeToolCall }) =>
+      executeToolCall(this, name, input, context, options),
+    );
+  }
+
+  executeToolCalls<P extends ToolCallProviderId>(
+    provider: P,
+    response: ToolCallsResponseMap[P],
+    context: ToolContext = {},
+    options: ExecuteToolCallsOptions<P> = {},
+  ): Promise<ToolCallsResult<P>> {
+    toolCallsModule ??= import('./run-provider-tool-calls.js');
+    return toolCallsModule.then(({ runProviderToolCalls }) =>
+      runProviderToolCalls(this, provider, response, context, options),
     );
   }
 

@@ -111,7 +111,8 @@ describe('registry.execute: input validation', () => {
   });
 
   it.each([
-    ['a string', 'title: hi'],
+    // a string is read as JSON text (OpenAI's arguments): this one holds a string, not an object
+    ['a JSON string', '"title: hi"'],
     ['an array', [{ title: 'hi' }]],
     ['a number', 7],
   ])('rejects an input that is %s', async (_label, input) => {

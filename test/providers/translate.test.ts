@@ -207,7 +207,7 @@ describe('translate options', () => {
     const withSearch = translate(tools, 'openai-responses', { deferLoading: true });
     expect(
       withSearch.payload.map((entry) =>
-        'name' in entry ? `${entry.name}:${entry.defer_loading}` : entry.type,
+        entry.type === 'function' ? `${entry.name}:${entry.defer_loading}` : entry.type,
       ),
     ).toEqual(['tool_search', 'one:true', 'two:true']);
     const without = translate(tools, 'openai-responses', { deferLoading: true, toolSearch: false });

@@ -1,0 +1,49 @@
+import { invalidResponse, isRecord } from './provider-response-error.js';
+import type { BedrockToolResultBlock, ProviderToolCall, ToolCallCodec } from './tool-call-types.js';
+import { resultText } from './tool-result-text.js';
+
+const EXPECTED =
+  'a ConverseResponse (an object with "output.message") or its message (an object with a "content" array)';
+
+/**
+ * AWS Bedrock Converse: calls are the `toolUse` content blocks (`input` is a JSON document).
+ * The results go in ONE user message of `toolResult` blocks, in the calls' order, each with a
+ * `text` content block (the JSON text every Converse model reads; `json` blocks are not
+ * accepted by every model) and `status: "error"` on failures.
+ */
+export const bedrockToolCalls: ToolCallCodec<'bedrock'> = {
+  readCalls(response) {
+    let message: unknown;
+    if (isRecord(response) && isRecord(response.output)) message = response.output.message;
+    else if (isRecord(response) && Array.isArray(response.content)) message = response;
+    else throw invalidResponse('bedrock', EXPECTED, response);
+    if (!isRecord(message) || !Array.isArray(message.content)) {
+      throw invalidResponse('bedrock', EXPECTED, response);
+    }
+    const calls: ProviderToolCall[] = [];
+    message.content.forEach((block, index) => {
+      if (!isRecord(block) || !isRecord(block.toolUse)) return;
+      const toolUse = block.toolUse;
+      calls.push({
+        kind: 'tool',
+        id: typeof toolUse.toolUseId === 'string' ? toolUse.toolUseId : `call_${index}`,
+        name: typeof toolUse.name === 'string' ? toolUse.name : '',
+        arguments: toolUse.input ?? {},
+      });
+    });
+    return calls;
+  },
+  writeResults(outcomes) {
+    if (outcomes.length === 0) return [];
+    const content = outcomes.map(
+      ({ call, result }): BedrockToolResultBlock => ({
+        toolResult: {
+          toolUseId: call.id,
+          content: [{ text: resultText(result) }],
+          ...(result.ok ? {} : { status: 'error' as const }),
+        },
+      }),
+    );
+    return [{ role: 'user', content }];
+  },
+};

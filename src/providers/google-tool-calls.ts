@@ -1,0 +1,66 @@
+import type { JsonValue } from '../format/types.js';
+import { invalidResponse, isRecord } from './provider-response-error.js';
+import type {
+  GeminiFunctionResponsePart,
+  ProviderToolCall,
+  ToolCallCodec,
+} from './tool-call-types.js';
+
+const EXPECTED =
+  'a GenerateContentResponse (an object with "candidates"; the first candidate is read) or a Content (an object with "parts")';
+
+/**
+ * Gemini: calls are the `functionCall` parts (`args` is an object). The Gemini API often sends
+ * no call id: such a call gets `call_<n>`, n its 0-based position among the response's calls,
+ * so the same response always gives the same ids, and its answer carries no `id` (the model
+ * matches answers by name and order). The results go in ONE `Content` with role `user` (the
+ * `function` role is refused by current models) of `functionResponse` parts, in the calls'
+ * order, each `response` being `{ output }` or `{ error: { code, message } }` as the SDK
+ * documents. Append it after the model's own `Content`, unchanged (it may carry thought
+ * signatures the next request must return).
+ */
+export const googleToolCalls: ToolCallCodec<'google'> = {
+  readCalls(response) {
+    let parts: unknown;
+    if (isRecord(response) && Array.isArray(response.candidates)) {
+      const candidate = response.candidates[0] as unknown;
+      parts = isRecord(candidate) && isRecord(candidate.content) ? candidate.content.parts : [];
+    } else if (isRecord(response) && 'parts' in response) {
+      parts = response.parts;
+    } else {
+      throw invalidResponse('google', EXPECTED, response);
+    }
+    if (parts === undefined || parts === null) return [];
+    if (!Array.isArray(parts)) throw invalidResponse('google', EXPECTED, response);
+    const calls: ProviderToolCall[] = [];
+    for (const part of parts) {
+      if (!isRecord(part) || !isRecord(part.functionCall)) continue;
+      const functionCall = part.functionCall;
+      const position = calls.length;
+      const call: ProviderToolCall = {
+        kind: 'tool',
+        id: typeof functionCall.id === 'string' ? functionCall.id : `call_${position}`,
+        name: typeof functionCall.name === 'string' ? functionCall.name : '',
+        arguments: functionCall.args ?? {},
+      };
+      if (typeof functionCall.id !== 'string') call.idGenerated = true;
+      calls.push(call);
+    }
+    return calls;
+  },
+  writeResults(outcomes) {
+    if (outcomes.length === 0) return [];
+    const parts = outcomes.map(
+      ({ call, result }): GeminiFunctionResponsePart => ({
+        functionResponse: {
+          ...(call.idGenerated === true ? {} : { id: call.id }),
+          name: call.name,
+          response: result.ok
+            ? { output: result.output as JsonValue }
+            : { error: { code: result.error.code, message: result.error.message } },
+        },
+      }),
+    );
+    return [{ role: 'user', parts }];
+  },
+};

@@ -1,0 +1,50 @@
+import { invalidResponse, isRecord } from './provider-response-error.js';
+import type { OpenAIChatToolMessage, ProviderToolCall, ToolCallCodec } from './tool-call-types.js';
+import { resultText } from './tool-result-text.js';
+
+const EXPECTED =
+  'a ChatCompletion (an object with "choices"; the first choice is read) or its assistant message (an object with "tool_calls")';
+
+/**
+ * OpenAI Chat Completions: calls are the assistant message's `tool_calls` (`arguments` is JSON
+ * text); each result is a `{ role: "tool", tool_call_id, content }` message with string
+ * content, in the calls' order, to append after the assistant message.
+ */
+export const openAIChatToolCalls: ToolCallCodec<'openai'> = {
+  readCalls(response) {
+    let message: unknown = response;
+    if (isRecord(response) && Array.isArray(response.choices)) {
+      if (response.choices.length === 0) return [];
+      message = (response.choices[0] as { message?: unknown } | undefined)?.message;
+    } else if (!isRecord(response) || !('tool_calls' in response || 'role' in response)) {
+      throw invalidResponse('openai', EXPECTED, response);
+    }
+    if (!isRecord(message)) throw invalidResponse('openai', EXPECTED, response);
+    const toolCalls = message.tool_calls;
+    if (toolCalls === undefined || toolCalls === null) return [];
+    if (!Array.isArray(toolCalls)) throw invalidResponse('openai', EXPECTED, response);
+    return toolCalls.map(readCall);
+  },
+  writeResults(outcomes) {
+    return outcomes.map(
+      (outcome): OpenAIChatToolMessage => ({
+        role: 'tool',
+        tool_call_id: outcome.call.id,
+        content: resultText(outcome.result),
+      }),
+    );
+  },
+};
+
+function readCall(entry: unknown, index: number): ProviderToolCall {
+  const call = isRecord(entry) ? entry : {};
+  const id = typeof call.id === 'string' ? call.id : `call_${index}`;
+  // a custom tool call carries free text; this library only declares function tools
+  const body = isRecord(call.function) ? call.function : isRecord(call.custom) ? call.custom : {};
+  return {
+    kind: 'tool',
+    id,
+    name: typeof body.name === 'string' ? body.name : '',
+    arguments: 'arguments' in body ? body.arguments : body.input,
+  };
+}

@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { ProviderResponseError } from '../../src/providers/provider-response-error.js';
+import { createRegistry } from '../../src/toolcap/create-registry.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
+
+const bundled = () => loadRegistry({ dirs: ['schemas'], strict: true });
+
+const anthropicSearch = (input: unknown) => ({
+  role: 'assistant',
+  content: [{ type: 'tool_use', id: 'toolu_s', name: 'search_tools', input }],
+});
+
+describe('registry.executeToolCalls', () => {
+  it('returns no results and no messages for a response without calls', async () => {
+    const registry = await bundled();
+    expect(
+      await registry.executeToolCalls('anthropic', {
+        content: [{ type: 'text', text: 'Done.' }],
+      }),
+    ).toEqual({ results: [], messages: [] });
+    expect(
+      await registry.executeToolCalls('openai', { role: 'assistant', content: 'Done.' }),
+    ).toEqual({ results: [], messages: [] });
+  });
+
+  it('rejects with a ProviderResponseError when the response is another provider’s', async () => {
+    const registry = await bundled();
+    await expect(
+      registry.executeToolCalls('openai', { content: [] } as never),
+    ).rejects.toBeInstanceOf(ProviderResponseError);
+    await expect(registry.executeToolCalls('mcp' as never, {} as never)).rejects.toMatchObject({
+      code: 'UNSUPPORTED_PROVIDER',
+    });
+  });
+
+  it('passes the execute options to every call (here: the allowed set)', async () => {
+    const registry = await bundled();
+    const { results } = await registry.executeToolCalls(
+      'openai',
+      {
+        role: 'assistant',
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'file_read', arguments: '{}' } },
+        ],
+      },
+      {},
+      { allowed: ['list_tasks'] },
+    );
+    expect(results).toMatchObject([{ id: 'c1', ok: false, error: { code: 'NOT_SELECTED' } }]);
+  });
+});
+
+describe('client-side tool search', () => {
+  it('answers a search with the best matches by relevance, at most `limit`', async () => {
+    const registry = await bundled();
+    const { results, messages } = await registry.executeToolCalls(
+      'anthropic',
+      anthropicSearch({ query: 'read a file' }),
+      {},
+      { toolSearch: { limit: 2 } },
+    );
+    expect(results).toEqual([
+      {
+        id: 'toolu_s',
+        name: 'search_tools',
+        ok: true,
+        output: { query: 'read a file', tools: ['file_read', 'file_edit'] },
+      },
+    ]);
+    expect(messages[0]!.content[0]!.content).toEqual([
+      { type: 'tool_reference', tool_name: 'file_read' },
+      { type: 'tool_reference', tool_name: 'file_edit' },
+    ]);
+  });
+
+  it('loads only tools `within` the request, however they rank', async () => {
+    const registry = await bundled();
+    const { results } = await registry.executeToolCalls(
+      'anthropic',
+      anthropicSearch({ query: 'read a file' }),
+      {},
+      { toolSearch: { within: ['read_project_doc', 'list_tasks'] } },
+    );
+    expect(results[0]).toMatchObject({ output: { tools: ['read_project_doc'] } });
+  });
+
+  it('leaves out matches below minScore', async () => {
+    const registry = await bundled();
+    const { results } = await registry.executeToolCalls(
+      'anthropic',
+      anthropicSearch({ query: 'read a file' }),
+      {},
+      { toolSearch: { minScore: 0.5 } },
+    );
+    expect(results[0]).toMatchObject({ output: { tools: ['file_read', 'file_edit'] } });
+  });
+
+  it('loads named tools and whole groups given as `paths` (OpenAI’s default search arguments)', async () => {
+    const registry = await bundled();
+    const { results, messages } = await registry.executeToolCalls('openai-responses', [
+      {
+        type: 'tool_search_call',
+        call_id: 'call_s',
+        execution: 'client',
+        arguments: { paths: ['tasks', 'file_read', 'no_such_thing'] },
+      },
+    ]);
+    expect(results).toEqual([
+      {
+        id: 'call_s',
+        name: 'tool_search',
+        ok: true,
+        output: { tools: ['add_task', 'list_tasks', 'complete_task', 'file_read'] },
+      },
+    ]);
+    expect(messages[0]).toMatchObject({
+      type: 'tool_search_output',
+      call_id: 'call_s',
+      tools: [
+        { name: 'add_task', defer_loading: true },
+        { name: 'list_tasks' },
+        { name: 'complete_task' },
+        { name: 'file_read' },
+      ],
+    });
+  });
+
+  it('reads JSON-string search arguments, and asks for a query when there is none', async () => {
+    const registry = await bundled();
+    const found = await registry.executeToolCalls(
+      'anthropic',
+      anthropicSearch('{"query": "agenda"}'),
+      {},
+      { toolSearch: {} },
+    );
+    expect(found.results[0]).toMatchObject({ ok: true, output: { query: 'agenda' } });
+    const empty = await registry.executeToolCalls(
+      'anthropic',
+      anthropicSearch({ q: 'agenda' }),
+      {},
+      { toolSearch: {} },
+    );
+    expect(empty.results[0]).toEqual({
+      id: 'toolu_s',
+      name: 'search_tools',
+      ok: false,
+      error: {
+        code: 'INVALID_INPUT',
+        message:
+          'The tool search needs a "query": what you need a tool for, in a few words (for example {"query": "cancel a meeting"}).',
+        details: [
+          { pointer: '/query', message: 'missing required property "query"', keyword: 'required' },
+        ],
+      },
+    });
+    expect(empty.messages[0]!.content[0]).toMatchObject({ is_error: true });
+  });
+
+  it('treats a registry tool named search_tools as a tool, not as the search', async () => {
+    const registry = createRegistry({
+      fallbackTools: [
+        {
+          name: 'search_tools',
+          description: 'Search the hardware store.',
+          category: 'retrieval',
+          input_schema: { type: 'object', properties: { query: { type: 'string' } } },
+          execute: (input) => ({ hammers: [input.query] }),
+        },
+      ],
+    });
+    const { results } = await registry.executeToolCalls(
+      'anthropic',
+      anthropicSearch({ query: 'claw' }),
+      {},
+      { toolSearch: {} },
+    );
+    expect(results).toEqual([
+      { id: 'toolu_s', name: 'search_tools', ok: true, output: { hammers: ['claw'] } },
+    ]);
+  });
+
+  it('keeps results in the response’s order when searches and calls are mixed', async () => {
+    const registry = await bundled();
+    const { results } = await registry.executeToolCalls(
+      'anthropic',
+      {
+        content: [
+          { type: 'tool_use', id: 'a', name: 'no_tool', input: {} },
+          { type: 'tool_use', id: 'b', name: 'search_tools', input: { query: 'agenda' } },
+          { type: 'tool_use', id: 'c', name: 'other_missing', input: {} },
+        ],
+      },
+      {},
+      { toolSearch: {} },
+    );
+    expect(results.map((result) => [result.id, result.ok])).toEqual([
+      ['a', false],
+      ['b', true],
+      ['c', false],
+    ]);
+  });
+
+  it('answers Anthropic’s search_tools only when asked to: else it is an unknown tool', async () => {
+    const registry = await bundled();
+    const { results, messages } = await registry.executeToolCalls(
+      'anthropic',
+      anthropicSearch({ query: 'agenda' }),
+    );
+    expect(results).toMatchObject([{ ok: false, error: { code: 'TOOL_NOT_FOUND' } }]);
+    // no tool_reference to a tool the request may not declare
+    expect(messages[0]!.content[0]!.content).toEqual(expect.any(String));
+  });
+});
