@@ -490,7 +490,7 @@ async function probeKilledEdits() {
 // names: unknown tool names of every length against a large registry
 
 async function probeNames() {
-  const { createRegistry, ToolNotFoundError } = await import(url('index.js'));
+  const { createRegistry } = await import(url('index.js'));
   const tools = Array.from({ length: 1_000 }, (_, index) => ({
     name: `tool_number_${index}`,
     description: 'A tool.',
@@ -519,11 +519,14 @@ async function probeNames() {
     for (const letter of ['t', 'z']) {
       const name = letter.repeat(length);
       const started = performance.now();
-      const error = await registry.execute(name, {}).catch((caught) => caught);
+      const result = await registry.execute(name, {});
       slowest = Math.max(slowest, performance.now() - started);
-      if (!(error instanceof ToolNotFoundError)) wrong++;
-      longestMessage = Math.max(longestMessage, error.message.length);
-      if (length > 64 && error.suggestions.length > 0) suggestedForLong++;
+      if (result.ok || result.error.code !== 'TOOL_NOT_FOUND') {
+        wrong++;
+        continue;
+      }
+      longestMessage = Math.max(longestMessage, result.error.message.length);
+      if (length > 64 && result.error.details.suggestions.length > 0) suggestedForLong++;
     }
   }
   return {

@@ -21,7 +21,6 @@ export {
   type ExecutionLimits,
   type ExecutionLimitsInput,
 } from './execute/execution-limits.js';
-export { ToolNotFoundError } from './execute/tool-not-found-error.js';
 export type {
   ApproveToolCall,
   ExecuteOptions,

@@ -5,7 +5,7 @@
  */
 export const EXECUTE_ERROR_CODES = {
   TOOL_NOT_FOUND:
-    'No tool has the called name (executeToolCalls; registry.execute rejects with a ToolNotFoundError instead); details.suggestions lists close names.',
+    'No tool has the called name (a model inventing a tool, or a typo); details.suggestions lists close names the caller may use.',
   NOT_SELECTED:
     "The tool exists but is not in the turn's allowed set (the allowed option); nothing was validated or run.",
   NOT_APPROVED:

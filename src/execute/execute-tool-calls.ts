@@ -1,7 +1,7 @@
 import { createApprovalGates } from './approval-gate.js';
-import { executeTool } from './execute-tool.js';
 import type { ExecutionTarget } from './execution-target.js';
-import { allowedNames, runToolCall, toolNotFound } from './run-tool-call.js';
+import { allowedNames, runToolCall } from './run-tool-call.js';
+import { toolNotFound } from './tool-not-found.js';
 import type { ExecuteOptions, ExecuteResult, ToolCallResult, ToolContext } from './types.js';
 
 /** One call to run: the provider's id, the tool name and the arguments as sent. */
@@ -13,9 +13,8 @@ export interface ToolCallRequest {
 }
 
 /**
- * `registry.execute`: one call. An unknown name rejects with a `ToolNotFoundError` (the host
- * asked for it, not a model); JSON-string input is parsed, and `allowed`, `applyDefaults` and
- * `approve` apply as in `executeToolCalls`.
+ * `registry.execute`: one call, as in `executeToolCalls`: an unknown name is `TOOL_NOT_FOUND`,
+ * JSON-string input is parsed, and `allowed`, `applyDefaults` and `approve` apply.
  */
 export function executeToolCall(
   target: ExecutionTarget,
@@ -25,18 +24,12 @@ export function executeToolCall(
   options: ExecuteOptions,
 ): Promise<ExecuteResult> {
   const tool = typeof name === 'string' ? target.get(name) : undefined;
-  // executeTool rejects an unknown name with its ToolNotFoundError
-  if (tool === undefined) return executeTool(target, name, input, context, options);
+  const allowed = allowedNames(options.allowed);
+  if (tool === undefined) {
+    return Promise.resolve({ ok: false, error: toolNotFound(target, name, allowed) });
+  }
   const gates = createApprovalGates(options);
-  return runToolCall(
-    target,
-    tool,
-    input,
-    context,
-    options,
-    allowedNames(options.allowed),
-    gates?.(undefined),
-  );
+  return runToolCall(target, tool, input, context, options, allowed, gates?.(undefined));
 }
 
 /**

@@ -1,14 +1,13 @@
 import { resolve } from 'node:path';
 import type { JsonValue, RegisteredTool } from '../format/types.js';
 import { errorIdentity, errorMessage } from '../util/error-message.js';
-import { suggestSimilar } from '../util/suggest-similar.js';
 import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution-limits.js';
 import type { ExecutionTarget } from './execution-target.js';
 import { runExternalTool } from './external/run-external-tool.js';
 import { resolveHandler } from './load-handler.js';
 import { runWithDeadline } from './run-with-deadline.js';
 import { ToolError } from './tool-error.js';
-import { ToolNotFoundError } from './tool-not-found-error.js';
+import { toolNotFound } from './tool-not-found.js';
 import type {
   ExecuteOptions,
   ExecuteResult,
@@ -32,8 +31,8 @@ export type CallGate = (
 export const DEFAULT_DATA_DIR = '.toolcap/data';
 
 /**
- * `registry.execute`: the six steps of a tool call. (1) An unknown name rejects with a
- * `ToolNotFoundError`; (2) the input is validated (nulls for optional parameters dropped);
+ * `registry.execute`: the six steps of a tool call. (1) An unknown name is a `TOOL_NOT_FOUND`
+ * tool error; (2) the input is validated (nulls for optional parameters dropped);
  * (3) `requires_context` keys are checked and only they reach the handler; (4) the handler runs
  * with a timeout and an AbortSignal; (5) the output is checked against `output_schema`;
  * (6) every failure after (1) is returned as `{ ok: false, error }`, never thrown.
@@ -47,10 +46,7 @@ export async function executeTool(
   gate?: CallGate,
 ): Promise<ExecuteResult> {
   const tool = typeof name === 'string' ? registry.get(name) : undefined;
-  if (tool === undefined) {
-    const names = registry.list().map((candidate) => candidate.name);
-    throw new ToolNotFoundError(String(name), suggestSimilar(String(name), names), names.length);
-  }
+  if (tool === undefined) return { ok: false, error: toolNotFound(registry, name, undefined) };
   const { settings } = registry;
   const limits = settings.executionLimits ?? DEFAULT_EXECUTION_LIMITS;
   const sizeProblem = checkInputSize(tool, input, options.maxInputBytes ?? limits.maxInputBytes);

@@ -2,7 +2,6 @@ import type { RegisteredTool } from '../format/types.js';
 import { applySchemaDefaults } from '../json-schema/compile-schema.js';
 import { removeNullOptionals } from '../json-schema/remove-null-optionals.js';
 import { isPlainObject } from '../json-schema/schema-node.js';
-import { suggestSimilar } from '../util/suggest-similar.js';
 import { type CallGate, executeTool } from './execute-tool.js';
 import { DEFAULT_EXECUTION_LIMITS } from './execution-limits.js';
 import type { ExecutionTarget } from './execution-target.js';
@@ -11,8 +10,6 @@ import type { ExecuteOptions, ExecuteResult, ToolCallError, ToolContext } from '
 
 /** Names shown in a `NOT_SELECTED` message before "and N more". */
 const LISTED_NAMES = 20;
-/** Characters of a model-supplied name quoted back in a message. */
-const QUOTED_NAME_LENGTH = 100;
 
 /** The names of `options.allowed`, or undefined when every tool is allowed. */
 export function allowedNames(allowed: ExecuteOptions['allowed']): ReadonlySet<string> | undefined {
@@ -45,31 +42,6 @@ export function runToolCall(
   const value =
     options.applyDefaults === true ? withDefaults(tool, parsed.input, maxInputBytes) : parsed.input;
   return executeTool(target, tool.name, value, context, options, gate);
-}
-
-/**
- * The tool error for a call to a name no tool has: what the model reads, with the closest
- * names it may call (from `allowed` when the turn limits the tools).
- */
-export function toolNotFound(
-  target: ExecutionTarget,
-  name: unknown,
-  allowed: ReadonlySet<string> | undefined,
-): ToolCallError {
-  const text = typeof name === 'string' ? name : '';
-  const candidates = allowed ?? target.list().map((tool) => tool.name);
-  const suggestions = text === '' ? [] : suggestSimilar(text, candidates);
-  const hint =
-    suggestions.length > 0
-      ? ` Did you mean ${suggestions.map((suggestion) => `"${suggestion}"`).join(' or ')}?`
-      : ' Call only the tools you were given.';
-  const called =
-    text === '' ? 'The tool call names no tool.' : `There is no tool named ${quote(text)}.`;
-  return {
-    code: 'TOOL_NOT_FOUND',
-    message: `${called}${hint}`,
-    details: { tool: text, suggestions },
-  };
 }
 
 function notSelected(name: string, allowed: ReadonlySet<string>): ToolCallError {
@@ -108,9 +80,4 @@ function withDefaults(tool: RegisteredTool, input: unknown, maxInputBytes: numbe
     return input;
   }
   return copy;
-}
-
-function quote(name: string): string {
-  const short = name.length > QUOTED_NAME_LENGTH ? `${name.slice(0, QUOTED_NAME_LENGTH)}…` : name;
-  return JSON.stringify(short);
 }

@@ -100,8 +100,8 @@ export interface Registry {
    * Runs one tool call: parses JSON-string input, checks `allowed`, validates the input (nulls
    * sent for optional parameters are dropped; `applyDefaults` fills in defaults), checks
    * `requires_context`, asks `approve`, runs the handler with a timeout and validates its
-   * output. Every failure is returned as `{ ok: false, error }`; only an unknown tool name
-   * rejects, with a `ToolNotFoundError` (`executeToolCalls` returns `TOOL_NOT_FOUND` instead).
+   * output. Every failure is returned as `{ ok: false, error }`, an unknown tool name
+   * (`TOOL_NOT_FOUND`) included: a model's call never makes it reject.
    */
   execute(
     name: string,

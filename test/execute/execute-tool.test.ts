@@ -1,8 +1,6 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ToolcapError } from '../../src/errors/toolcap-error.js';
-import { ToolNotFoundError } from '../../src/execute/tool-not-found-error.js';
 import { validateToolInput } from '../../src/execute/validate-tool-input.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
 import {
@@ -17,15 +15,16 @@ const context = { user_id: 'u1', session: 's1' };
 describe('registry.execute: unknown tools', () => {
   const registry = createTestingRegistry();
 
-  it('rejects with a ToolNotFoundError that suggests close names', async () => {
-    const error = await registry.execute('ecko', {}, context).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ToolNotFoundError);
-    expect(ToolcapError.isInstance(error)).toBe(true);
-    const notFound = error as ToolNotFoundError;
-    expect(notFound.code).toBe('TOOL_NOT_FOUND');
-    expect(notFound.toolName).toBe('ecko');
-    expect(notFound.suggestions).toContain('echo');
-    expect(notFound.message).toContain('Did you mean "echo"');
+  it('is a TOOL_NOT_FOUND tool error that suggests close names, never a rejection', async () => {
+    const result = await registry.execute('ecko', {}, context);
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'TOOL_NOT_FOUND',
+        message: 'There is no tool named "ecko". Did you mean "echo"?',
+        details: { tool: 'ecko', suggestions: ['echo'] },
+      },
+    });
   });
 
   it.each([
@@ -34,32 +33,33 @@ describe('registry.execute: unknown tools', () => {
     'toString',
     'hasOwnProperty',
   ])('treats %s as an unknown tool, not an object property', async (name) => {
-    await expect(registry.execute(name, {}, context)).rejects.toMatchObject({
-      code: 'TOOL_NOT_FOUND',
-    });
+    const result = await registry.execute(name, {}, context);
+    expect(result).toMatchObject({ ok: false, error: { code: 'TOOL_NOT_FOUND' } });
   });
 
-  it('answers a 100,000-character name among 1,000 tools with no suggestion and a cut message', async () => {
+  it('answers a 100,000-character name among 1,000 tools with no suggestion and a cut name', async () => {
     const many = createRegistryWith(
       Array.from({ length: 1_000 }, (_, index) => ({ name: `${'a'.repeat(60)}${index}` })),
     );
-    const name = 'a'.repeat(100_000);
-    const error = (await many
-      .execute(name, {})
-      .catch((caught: unknown) => caught)) as ToolNotFoundError;
-    expect(error).toBeInstanceOf(ToolNotFoundError);
-    expect(error.suggestions).toEqual([]);
-    expect(error.toolName).toBe(name);
-    expect(error.message).toBe(
-      `No tool named "${'a'.repeat(64)}…" (100000 characters). The registry holds 1000 tools; list them with registry.list() or "toolcap list".`,
-    );
+    const result = await many.execute('a'.repeat(100_000), {});
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'TOOL_NOT_FOUND',
+        message: `There is no tool named "${'a'.repeat(64)}…". Call only the tools you were given.`,
+        details: { tool: `${'a'.repeat(64)}…`, suggestions: [] },
+      },
+    });
   });
 
-  it('says how many tools exist when nothing is close, and when the registry is empty', async () => {
-    await expect(registry.execute('completely_different_name', {})).rejects.toThrow(
-      /holds \d+ tools/,
-    );
-    await expect(createRegistry().execute('anything', {})).rejects.toThrow(/holds no tools/);
+  it('says so when nothing is close, and when the registry is empty', async () => {
+    for (const target of [registry, createRegistry()]) {
+      const result = await target.execute('completely_different_name', {});
+      expect(result).toMatchObject({
+        ok: false,
+        error: { message: expect.stringContaining('Call only the tools you were given.') },
+      });
+    }
   });
 });
 

@@ -110,11 +110,14 @@ describe('registry.execute: JSON-string arguments', () => {
     });
   });
 
-  it('still rejects an unknown tool name with a ToolNotFoundError', async () => {
+  it('answers an unknown tool name with a TOOL_NOT_FOUND tool error, as executeToolCalls does', async () => {
     const { registry } = recordingRegistry();
-    await expect(registry.execute('add_nots', '{}')).rejects.toMatchObject({
-      code: 'TOOL_NOT_FOUND',
-      message: expect.stringContaining('Did you mean "add_note"'),
+    await expect(registry.execute('add_nots', '{}')).resolves.toMatchObject({
+      ok: false,
+      error: {
+        code: 'TOOL_NOT_FOUND',
+        message: expect.stringContaining('Did you mean "add_note"'),
+      },
     });
   });
 });

@@ -112,7 +112,7 @@ describe('toolcap run', () => {
       ok: false,
       error: {
         code: 'TOOL_NOT_FOUND',
-        message: 'No tool named "add_tsk". Did you mean "add_task"?',
+        message: 'There is no tool named "add_tsk". Did you mean "add_task"?',
         details: { tool: 'add_tsk', suggestions: ['add_task'] },
       },
     });

@@ -21,7 +21,6 @@ const ENTRIES: Record<string, readonly string[]> = {
     'ProviderResponseError',
     'RegistryLoadError',
     'TOOL_CALL_PROVIDER_IDS',
-    'ToolNotFoundError',
     'ToolcapError',
     'TranslationError',
     'allowedToolChoice',

@@ -5,12 +5,10 @@ import {
   type ExternalEnvironmentOptions,
   isEnvironmentPattern,
 } from '../../execute/external/external-environment.js';
-import { ToolNotFoundError } from '../../execute/tool-not-found-error.js';
 import type { ExecuteOptions, ToolCallError } from '../../execute/types.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
 import type { Registry } from '../../toolcap/registry.js';
 import { withExecutionSettings } from '../../toolcap/with-execution-settings.js';
-import { shortenName } from '../../util/shorten-name.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CliIo } from '../io.js';
 import { writeJson } from '../io.js';
@@ -110,23 +108,10 @@ async function executeAndPrint(
   io: CliIo,
   options: ExecuteOptions,
 ): Promise<number> {
-  try {
-    const result = await registry.execute(toolName, input, context, options);
-    writeJson(io, result);
-    if (!result.ok && result.error.code === 'MISSING_CONTEXT') printContextHint(io, result.error);
-    return result.ok ? 0 : 1;
-  } catch (error) {
-    if (!(error instanceof ToolNotFoundError)) throw error;
-    writeJson(io, {
-      ok: false,
-      error: {
-        code: error.code,
-        message: error.message,
-        details: { tool: shortenName(error.toolName), suggestions: [...error.suggestions] },
-      },
-    });
-    return 1;
-  }
+  const result = await registry.execute(toolName, input, context, options);
+  writeJson(io, result);
+  if (!result.ok && result.error.code === 'MISSING_CONTEXT') printContextHint(io, result.error);
+  return result.ok ? 0 : 1;
 }
 
 /** The library speaks of the call context; on the command line that is --context. */
