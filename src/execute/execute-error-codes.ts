@@ -1,6 +1,6 @@
 /**
  * The catalogue of `registry.execute` tool-error codes. Codes are stable (semver-minor safe);
- * docs/execution.md lists each with its `details`, and a test keeps the two in step. Handlers
+ * docs/guide/execution.md lists each with its `details`, and a test keeps the two in step. Handlers
  * may add their own codes by throwing a `ToolError`.
  */
 export const EXECUTE_ERROR_CODES = {

@@ -68,7 +68,7 @@ export interface ImportedGroup {
   categories: { tool: string; category: ToolCategory; source: CategorySource }[];
   /** Keywords written to `selection.keywords` (suggested or given); empty when none. */
   keywords: string[];
-  /** Every conversion note, the converter's first (see docs/migration.md for the codes). */
+  /** Every conversion note, the converter's first (see docs/guide/migration.md for the codes). */
   warnings: Warning[];
 }
 

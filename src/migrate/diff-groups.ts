@@ -19,7 +19,7 @@ export type ChangeBump = Exclude<Bump, 'none'>;
 
 /** One classified difference between two versions of a group. */
 export interface GroupChange {
-  /** Stable kind, e.g. `tool_removed`, `parameter_became_required` (see docs/migration.md). */
+  /** Stable kind, e.g. `tool_removed`, `parameter_became_required` (see docs/guide/migration.md). */
   kind: string;
   /** The tool it is about (its OLD name for removals and renames), or null for group fields. */
   tool: string | null;
@@ -92,7 +92,7 @@ const BUMP_ORDER: Readonly<Record<ChangeBump, number>> = { major: 0, minor: 1, p
 
 /**
  * Classifies every difference between two versions of a group as a major, minor or patch
- * change (the rules are in docs/migration.md), computes the bump they require, and checks it
+ * change (the rules are in docs/guide/migration.md), computes the bump they require, and checks it
  * against the bump between the two `version` fields. Both groups must be valid (as returned
  * by the loader's validation), so tool positions equal their indexes in the files.
  */

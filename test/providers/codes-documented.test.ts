@@ -12,7 +12,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-describe('docs/providers.md', () => {
+describe('docs/guide/providers.md', () => {
   it('documents every warning and error code the providers module emits', () => {
     const codes = new Set<string>();
     // check-schema.ts reports load diagnostics (DIAGNOSTIC_CODES), not translation warnings
@@ -27,7 +27,7 @@ describe('docs/providers.md', () => {
       }
     }
     expect(codes.size).toBeGreaterThan(30);
-    const docs = readFileSync('docs/providers.md', 'utf8');
+    const docs = readFileSync('docs/guide/providers.md', 'utf8');
     const missing = [...codes].filter((code) => !docs.includes(`\`${code}\``));
     expect(missing).toEqual([]);
   });

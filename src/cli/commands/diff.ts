@@ -20,7 +20,7 @@ git:REV:PATH for the file as committed at REV (PATH from the repository root, or
 the current directory), e.g.  toolcap diff git:HEAD:schemas/calendar_tools.json schemas/calendar_tools.json
 
 Below 1.0.0 the npm caret convention applies: a breaking change needs a minor bump (0.2 → 0.3),
-anything else a patch bump. The rules are listed in docs/migration.md.
+anything else a patch bump. The rules are listed in docs/guide/migration.md.
 
 Exit 0 when the version bump is enough, 1 when it is too small (or the version went down),
 2 on a usage error or when OLD or NEW cannot be read or is not a valid group file.

@@ -44,7 +44,7 @@ JavaScript module whose exported tools are read: AI SDK ToolSets, OpenAI Agents 
 LangChain tools, an MCP SDK McpServer, arrays of tool objects (TypeScript where Node runs it).
 Invalid names are converted (the mapping is printed and kept as "x-original-name"), messy types
 are repaired, each with a warning. FILE holding another format's tools than --from says is an error naming the --from
-that fits. Details: docs/migration.md.
+that fits. Details: docs/guide/migration.md.
 With --from-server, the tools come from a live MCP server: NAME in CONFIG (the mcpServers format
 of MCP clients) is started or reached, its tools/list read, and the group (named after NAME
 unless --group says otherwise, versioned as the server reports when that is semver, else 0.0.0)
