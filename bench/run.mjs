@@ -9,7 +9,7 @@
  * --quick: fewer repetitions and queries (about a third of the time; noisier).
  * --json:  print the rows as JSON instead of the table.
  *
- * See docs/performance.md for how to read the table.
+ * See docs/guide/performance.md for how to read the table.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -535,6 +535,6 @@ if (asJson) {
   for (const cells of table) console.log(line(cells));
   const failed = rows.filter((row) => row.result === 'FAIL').length;
   console.log(
-    `\n${rows.filter((row) => row.result === 'pass').length} pass, ${failed} fail (ratio = value / baseline; see docs/performance.md)`,
+    `\n${rows.filter((row) => row.result === 'pass').length} pass, ${failed} fail (ratio = value / baseline; see docs/guide/performance.md)`,
   );
 }

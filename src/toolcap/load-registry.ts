@@ -19,7 +19,7 @@ import {
  * a group file is small and CPU-bound to load (parsing and validating take about twice as long
  * as reading it from the page cache), and each asynchronous file operation costs the main
  * thread ~10 µs of promise and thread-pool steps, 4-5 operations a file: at 10,000 tools the
- * asynchronous reads cost ~45 ms more than these (docs/performance.md, sixth round). Yielding
+ * asynchronous reads cost ~45 ms more than these (docs/decisions/2026-11-25-performance.md). Yielding
  * after every window keeps a server's requests and timers running during a (re)load, as
  * the asynchronous reads did.
  */

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSTIC_CODES } from '../../src/format/diagnostic-codes.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 
@@ -209,13 +208,5 @@ describe('toolcap (general)', () => {
     const pin = await runCli(['list', '--pin', 'calendar']);
     expect(pin.code).toBe(2);
     expect(pin.stderr).toMatch(/--pin expects GROUP=RANGE/);
-  });
-});
-
-describe('README', () => {
-  it('lists every diagnostic code in the catalogue', async () => {
-    const { readFileSync } = await import('node:fs');
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    for (const code of Object.keys(DIAGNOSTIC_CODES)) expect(readme).toContain(`\`${code}\``);
   });
 });

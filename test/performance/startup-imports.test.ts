@@ -43,7 +43,7 @@ function loaded(record: StartupRecord): string[] {
 }
 
 /**
- * What the commands that only read the registry must never load, and why (docs/performance.md).
+ * What the commands that only read the registry must never load, and why (docs/guide/performance.md).
  * None of this is timed: the module graph and the compile count are what regress.
  */
 const NEVER_ON_START_UP: readonly [pattern: RegExp, reason: string][] = [
