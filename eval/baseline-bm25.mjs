@@ -1,5 +1,5 @@
 /**
- * The reference lexical baseline of shared/research/SELECTION.md, re-implemented: Okapi BM25
+ * The reference lexical baseline selection is compared against, re-implemented: Okapi BM25
  * (k1 = 1.2, b = 0.75); tokens are camelCase-split, lowercased alphanumeric runs minus a small
  * stopword list, optionally with light suffix stemming (ing/ed/es/s). Ties keep catalog order.
  */

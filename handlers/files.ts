@@ -1,6 +1,6 @@
 /**
  * The `files` executor: read and edit text files inside the `workspace_root` from the context
- * (seed 000 `file_edit`). Every path is resolved inside the root, symlinks included, and the
+ * (`file_read`, `file_edit`). Every path is resolved inside the root, symlinks included, and the
  * file actually opened is checked again (a directory swapped for a symlink between the check
  * and the open is caught); edits are exact-match replacements written atomically (temporary
  * file + rename, mode preserved) through the checked directory.
@@ -78,7 +78,7 @@ export async function file_read(
 }
 
 /**
- * Replaces `old_string` with `new_string` (seed 000): the match is exact; it fails when the
+ * Replaces `old_string` with `new_string`: the match is exact; it fails when the
  * text is not found, or found more than once unless `replace_all` is true.
  */
 export async function file_edit(

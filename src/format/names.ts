@@ -35,9 +35,9 @@ const MAX_TAG_COUNT = 20;
 const NORMAL_TAG = /^[a-z0-9\-_.]{1,64}$/;
 
 /**
- * Normalizes tags as toolfoundation does (seed 001), folding diacritics first: lowercased and trimmed, whitespace
- * collapsed to `-`, only `[a-z0-9-_.]` kept, at most 64 characters and 20 tags, duplicates
- * removed in order. Empty results are dropped.
+ * Normalizes discovery tags: diacritics folded, lowercased and trimmed, whitespace collapsed
+ * to `-`, only `[a-z0-9-_.]` kept, at most 64 characters and 20 tags, duplicates removed in
+ * order. Empty results are dropped.
  */
 export function normalizeTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();

@@ -1,12 +1,12 @@
 /**
- * The tool-group file format (seed 004) and the provider-neutral tool model every
+ * The tool-group file format (`<group>_tools.json`) and the provider-neutral tool model every
  * later stage (selection, translation, execution) works on.
  */
 
 /** How a group decides whether its tools are offered on a turn. */
 export type SelectionStrategy = 'always' | 'keyword' | 'context';
 
-/** What a tool does to data (seed 004 "Tool Categories"). */
+/** What a tool does to data: creates, reads, changes or analyses it. */
 export type ToolCategory = 'creation' | 'retrieval' | 'mutation' | 'analysis';
 
 /** Rough computational or API cost of one call. */
@@ -39,7 +39,7 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** Execution metadata of a tool (seed 004 "Metadata Fields"). */
+/** Execution metadata of a tool: its handler, required context and estimates. */
 export interface ToolMetadata {
   /** Handler module name: `handlers/<executor>`. A plain identifier, never a path. */
   executor: string;
@@ -64,7 +64,7 @@ export interface ToolDefinition {
   output_schema?: JsonSchema;
   /** Human display name. */
   title?: string;
-  /** Normalized discovery tags (seed 001 rules). */
+  /** Discovery tags, normalized (lowercase, `[a-z0-9-_.]`, at most 64 characters and 20 tags). */
   tags?: readonly string[];
   /** MCP hints. */
   annotations?: ToolAnnotations;

@@ -241,8 +241,8 @@ interface PropertyScope {
 }
 
 /**
- * Checks the rules a tool schema must meet beyond the meta-schema (seed 000 rules and what
- * providers reject): every property and array item is typed, `required` names defined
+ * Checks the rules a tool schema must meet beyond the meta-schema (the external tool
+ * `--schema` rules and what providers reject): every property and array item is typed, `required` names defined
  * properties, arrays have `items`, `$ref` is local and resolves, patterns compile; a `format`
  * nothing checks is a warning. Call it only after `measureAndFreeze` passed (it recurses,
  * bounded by maxSchemaDepth).

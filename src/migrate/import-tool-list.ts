@@ -18,7 +18,8 @@ import { toGroupName } from './to-group-name.js';
 import { unwrapToolList } from './unwrap-tool-list.js';
 
 /**
- * Formats `toolcap import --from` reads: every provider, seed 003 param lists, and `module`
+ * Formats `toolcap import --from` reads: every provider, param lists (`{ name, description,
+ * params: [...] }`), and `module`
  * (the tools a JavaScript module exports, as `readToolModule` reads them).
  */
 export const IMPORT_SOURCES = [...PROVIDER_IDS, 'params', 'module'] as const;
@@ -36,7 +37,7 @@ export interface ImportToolListOptions extends BuildImportedGroupOptions {
 
 /**
  * Converts an existing tool list into a group file (the job of `toolcap import`): finds the
- * list in the input (`unwrapToolList`), converts seed 003 param lists to canonical tools,
+ * list in the input (`unwrapToolList`), converts param lists to canonical tools,
  * converts every tool with `fromProvider` (names made valid, messy types repaired, a warning
  * each), fills in categories `fromProvider` could not infer from the first verb of the
  * description (else `mutation`, with a `CATEGORY_DEFAULTED` warning), then builds and checks the
@@ -134,7 +135,7 @@ function moduleEntries(input: unknown, warnings: Warning[]): unknown[] {
 
 const PARAMS_PLACE = '"params"';
 
-/** Seed-003 tools read as a provider, or provider tools read as seed-003: name what fits. */
+/** Param-list tools read as a provider, or provider tools read as param lists: name what fits. */
 function checkParamsFormat(
   entries: readonly unknown[],
   from: Exclude<ImportSource, 'module'>,

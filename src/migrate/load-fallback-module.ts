@@ -4,9 +4,10 @@ import { importModule } from './import-module.js';
 import { isFrameworkTool, type ModuleTool, readModuleExports } from './read-tool-module.js';
 
 /**
- * Imports a module of code-defined tools (seed 004 "Migration Notes"). Its default export, or
- * its named export `tools`, or a default export `{ tools: [...] }`, may be an array of tool
- * objects (canonical objects or seed 003 `{ name, description, params }`), taken as they are.
+ * Imports a module of code-defined tools, those not yet moved into group files. Its default
+ * export, or its named export `tools`, or a default export `{ tools: [...] }`, may be an array
+ * of tool objects (canonical objects or param lists `{ name, description, params: [...] }`),
+ * taken as they are.
  * Otherwise the framework tools it exports are read as `readToolModule` reads them (AI SDK
  * ToolSets, OpenAI Agents SDK and LangChain tools, MCP SDK servers), so the module an agent
  * runs on today is the fallback as it is. Throws a ToolcapError (`FALLBACK_MODULE_INVALID`)

@@ -3,10 +3,10 @@ import type { CanonicalTool } from '../providers/provider-types.js';
 import { type ParamDefinition, paramsToJsonSchema } from '../registry/fallback-tools.js';
 
 /**
- * Converts seed-003 tools (`{ name, description, params: [{ name, type, description, required,
- * default }] }`; `parameters` as a list is accepted too) into seed-000 canonical tools, so the
- * canonical importer can fix names and types. Entries that are not such tools are skipped with
- * an `INVALID_PARAM_TOOL` warning.
+ * Converts param-list tools (`{ name, description, params: [{ name, type, description, required,
+ * default }] }`; `parameters` as a list is accepted too) into canonical tools (`{ name,
+ * description, parameters }` with a JSON Schema), so the canonical importer can fix names and
+ * types. Entries that are not such tools are skipped with an `INVALID_PARAM_TOOL` warning.
  */
 export function paramsToCanonical(entries: readonly unknown[]): {
   tools: CanonicalTool[];
@@ -36,7 +36,7 @@ export function paramsToCanonical(entries: readonly unknown[]): {
       warnings.push({
         code: 'INVALID_PARAM_TOOL',
         pointer: `/${index}`,
-        message: `entry ${index}${typeof name === 'string' ? ` ("${name}")` : ''} is not a seed-003 tool { name, description, params: [{ name, type, ... }] }; skipped`,
+        message: `entry ${index}${typeof name === 'string' ? ` ("${name}")` : ''} is not a param-list tool { name, description, params: [{ name, type, ... }] }; skipped: give it a string "name" and a "params" array whose entries each have a string "name" and "type"`,
         ...(typeof name === 'string' ? { tool: name } : {}),
       });
       return;

@@ -2,10 +2,10 @@ import { ToolcapError } from '../errors/toolcap-error.js';
 
 /**
  * Finds the tool list inside what an import file holds: an array as is; `{tools: [...]}` (an MCP
- * `tools/list` result, an OpenAI or Anthropic request body, a seed-003 module dump);
+ * `tools/list` result, an OpenAI or Anthropic request body, a dump of param-list tools);
  * `{result: {tools}}` (a JSON-RPC response); `{toolConfig: {tools}}` (a Bedrock Converse
- * request); one tool object (seed 000 `--schema` output, or one Gemini `{functionDeclarations}`)
- * as a list of one. Throws a ToolcapError (`IMPORT_INVALID_INPUT`) for anything else.
+ * request); one tool object (an external tool's `--schema` answer, or one Gemini
+ * `{functionDeclarations}`) as a list of one. Throws a ToolcapError (`IMPORT_INVALID_INPUT`) for anything else.
  */
 export function unwrapToolList(input: unknown): unknown[] {
   if (Array.isArray(input)) return input;

@@ -1,7 +1,7 @@
 import { assembleInOrder, type ProviderTranslator } from './provider-translator.js';
 import type { CanonicalTool } from './provider-types.js';
 
-/** Seed 000's canonical `{ name, description, parameters }`, schema unchanged (what `--schema` prints). */
+/** The canonical `{ name, description, parameters }`, schema unchanged (what an external tool's `--schema` prints). */
 export const canonicalTranslator: ProviderTranslator<'canonical', CanonicalTool> = {
   prepareTool(tool) {
     return {

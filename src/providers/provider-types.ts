@@ -244,7 +244,7 @@ export interface McpTool {
   annotations?: ToolAnnotations;
 }
 
-/** Seed 000's canonical format, what an external tool's `--schema` prints. */
+/** The canonical `{ name, description, parameters }` format: what an external tool's `--schema` prints. */
 export interface CanonicalTool {
   name: string;
   description: string;

@@ -1,6 +1,6 @@
 import type { JsonSchema, ToolCategory, ToolMetadata } from '../format/types.js';
 
-/** A seed-003 style parameter: one entry of a code-defined tool's `params` list. */
+/** One parameter of a param list: an entry of a code-defined tool's `params` list. */
 export interface ParamDefinition {
   name: string;
   type: string;
@@ -19,8 +19,9 @@ export type FallbackExecute = (
 ) => unknown;
 
 /**
- * A tool still defined in code (seed 004 "Migration Notes"). Give its arguments as a JSON
- * Schema (`input_schema`, `inputSchema` or seed 000's `parameters`) or as seed 003 `params`.
+ * A tool still defined in code, not yet moved into a group file. Give its arguments as a JSON
+ * Schema (`input_schema`, `inputSchema` or the canonical `parameters`) or as a param list
+ * (`params: [{ name, type, description?, required?, default? }]`).
  * JSON group files win on a name collision.
  */
 export interface FallbackTool {
@@ -34,7 +35,7 @@ export interface FallbackTool {
   group?: string;
   /** Default `mutation` (the conservative choice for MCP hints). */
   category?: ToolCategory;
-  /** Executor module name; `handler` (seed 003) is accepted as an alias. */
+  /** Executor module name; `handler` is accepted as an alias. */
   metadata?: Partial<ToolMetadata>;
   handler?: string;
   /** The implementation, when it lives in code; used by `registry.execute`. */
@@ -44,7 +45,7 @@ export interface FallbackTool {
 /** Group name used for fallback tools that do not name one. */
 export const FALLBACK_GROUP = 'fallback';
 
-/** Converts seed 003 params to an object JSON Schema. */
+/** Converts a param list (`params: [{ name, type, ... }]`) to an object JSON Schema. */
 export function paramsToJsonSchema(params: readonly ParamDefinition[]): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];

@@ -5,10 +5,13 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
 
-const PAGES = fg.sync(['README.md', 'ARCHITECTURE.md', 'DEPENDENCIES.md', 'docs/**/*.md', 'examples/**/*.md'], {
-  cwd: ROOT,
-  absolute: true,
-});
+const PAGES = fg.sync(
+  ['README.md', 'ARCHITECTURE.md', 'DEPENDENCIES.md', 'docs/**/*.md', 'examples/**/*.md'],
+  {
+    cwd: ROOT,
+    absolute: true,
+  },
+);
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
 function anchorOf(heading: string): string {
@@ -34,7 +37,9 @@ function anchorsIn(file: string): Set<string> {
 
 /** Relative markdown links outside code blocks: `[text](path#anchor)`. */
 function linksIn(file: string): string[] {
-  const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+  const text = readFileSync(file, 'utf8')
+    .replace(/```[\s\S]*?```/g, '')
+    .replace(/`[^`\n]*`/g, '');
   const links: string[] = [];
   for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
     const target = match[1] ?? '';
@@ -48,7 +53,9 @@ describe('documentation links', () => {
     expect(PAGES.length).toBeGreaterThan(10);
   });
 
-  it.each(PAGES.map((page) => relative(ROOT, page)))('%s links only to pages and headings that exist', (page) => {
+  it.each(
+    PAGES.map((page) => relative(ROOT, page)),
+  )('%s links only to pages and headings that exist', (page) => {
     const file = join(ROOT, page);
     const broken: string[] = [];
     for (const link of linksIn(file)) {

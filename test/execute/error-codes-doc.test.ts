@@ -4,7 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXECUTE_ERROR_CODES } from '../../src/execute/execute-error-codes.js';
 
-const DOC = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'guide', 'execution.md');
+const DOC = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'docs',
+  'guide',
+  'execution.md',
+);
 
 describe('execute error codes', () => {
   it('are all documented in docs/guide/execution.md, and nothing else is', async () => {

@@ -23,7 +23,7 @@ const TOOLS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures'
 const SLOW_DIR = join(TOOLS_DIR, 'slow-schema');
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-describe('seed 000 names', () => {
+describe('external tool names', () => {
   it('maps kebab-case binaries to snake_case tools and back', () => {
     expect(toolNameFromBinary('file-edit')).toBe('file_edit');
     expect(toolNameFromBinary('file-edit.sh')).toBe('file_edit');
@@ -32,7 +32,7 @@ describe('seed 000 names', () => {
   });
 });
 
-describe('checkExternalToolSchema (seed 000 validation rules)', () => {
+describe('checkExternalToolSchema (the external tool --schema rules)', () => {
   const valid = {
     name: 'file_edit',
     description: 'Edit a file.',
@@ -51,7 +51,7 @@ describe('checkExternalToolSchema (seed 000 validation rules)', () => {
     },
   };
 
-  it('accepts the seed example shape', () => {
+  it('accepts a well-formed answer', () => {
     expect(checkExternalToolSchema(valid)).toEqual({ ok: true, schema: valid });
   });
 
@@ -121,6 +121,20 @@ describe('checkExternalToolSchema (seed 000 validation rules)', () => {
     const result = checkExternalToolSchema(value);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems.map((problem) => problem.code)).toContain(code);
+  });
+
+  it('names the missing field, the rule and the fix', () => {
+    expect(checkExternalToolSchema({ name: 'x', parameters: valid.parameters })).toEqual({
+      ok: false,
+      problems: [
+        {
+          code: 'MISSING_FIELD',
+          pointer: '',
+          message:
+            'the --schema answer has no "description"; an external tool\'s --schema answer must have name, description and parameters: add "description"',
+        },
+      ],
+    });
   });
 });
 

@@ -31,7 +31,7 @@ describe('tool, group and executor names', () => {
   });
 });
 
-describe('normalizeTags (seed 001 rules)', () => {
+describe('normalizeTags', () => {
   it('lowercases, trims, collapses whitespace to -, drops other characters, dedupes in order', () => {
     expect(
       normalizeTags(['  Web   Search ', 'web-search', 'C++ & Go', 'a_b.c-d', '!!!', 'Réunion']),

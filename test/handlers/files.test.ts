@@ -161,7 +161,7 @@ describe('file paths are confined to the workspace root', () => {
   });
 });
 
-describe('file_edit (seed 000)', () => {
+describe('file_edit', () => {
   const file = () => join(workspace, 'src', 'app.ts');
 
   it('replaces a unique exact match', async () => {

@@ -129,7 +129,7 @@ describe('importing a tool list with the wrong --from', () => {
     expect(result.tools[0]?.input_schema).toEqual({ type: 'object', properties: {} });
   });
 
-  it('names --from params for seed-003 tools read as canonical', () => {
+  it('names --from params for param-list tools read as canonical', () => {
     expect(() =>
       importToolList(
         [{ name: 'read_file', params: [{ name: 'path', type: 'string' }] }, { name: 'x' }],

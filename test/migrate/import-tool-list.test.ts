@@ -363,6 +363,25 @@ describe('importToolList', () => {
     }
   });
 
+  it('skips a --from params entry without a params list, naming the entry and the fix', () => {
+    const imported = importToolList(
+      [
+        { name: 'ok', description: 'Fine.', params: [{ name: 'a', type: 'string' }] },
+        { name: 'broken', params: [{ type: 'string' }] },
+      ],
+      { from: 'params', group: 'g' },
+    );
+    expect(imported.warnings.filter((warning) => warning.code === 'INVALID_PARAM_TOOL')).toEqual([
+      {
+        code: 'INVALID_PARAM_TOOL',
+        pointer: '/1',
+        tool: 'broken',
+        message:
+          'entry 1 ("broken") is not a param-list tool { name, description, params: [{ name, type, ... }] }; skipped: give it a string "name" and a "params" array whose entries each have a string "name" and "type"',
+      },
+    ]);
+  });
+
   it('takes only what readToolModule returns as a module source', () => {
     expect(() => importToolList([{ name: 'x' }], { from: 'module', group: 'g' })).toThrowError(
       'with from: "module" the input is what readToolModule(file) returns: { file, tools, warnings }',

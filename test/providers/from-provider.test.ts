@@ -40,7 +40,7 @@ describe('fromProvider: round trips', () => {
     expect(JSON.stringify(translate(back, 'mcp').payload)).toBe(JSON.stringify(payload));
   });
 
-  it('canonical keeps seed 004 fields when the entry carries them', () => {
+  it('canonical keeps group-file fields when the entry carries them', () => {
     const entries = bundled.map((tool) => ({ ...tool, parameters: tool.input_schema }));
     const back = fromProvider('canonical', entries).tools;
     expect(back.map((tool) => [tool.category, tool.metadata, tool.tags])).toEqual(

@@ -1,6 +1,6 @@
 /**
  * Real-shaped payloads for the bundled schemas/, one inline snapshot per provider. Four tools
- * cover the shapes that differ between providers: seed 000's file_edit (optional boolean),
+ * cover the shapes that differ between providers: file_edit (optional boolean),
  * write_journal (enum, array, minLength, date format), list_project_docs (no parameters) and
  * cancel_event (explicit MCP annotations).
  */
@@ -559,7 +559,7 @@ describe('payloads for the bundled schemas', () => {
     `);
   });
 
-  it('canonical: seed 000 {name, description, parameters}', () => {
+  it('canonical: {name, description, parameters}', () => {
     const result = translate(tools.slice(0, 1), 'canonical');
     expect(result.payload).toMatchInlineSnapshot(`
       [

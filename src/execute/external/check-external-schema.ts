@@ -1,14 +1,14 @@
 import { escapePointerToken } from '../../format/json-pointer.js';
 import type { JsonSchema } from '../../format/types.js';
 
-/** The `--schema` answer of an external tool (seed 000 "Complete Schema Structure"). */
+/** The `--schema` answer of an external tool: `{ name, description, parameters }`. */
 export interface ExternalToolSchema {
   name: string;
   description: string;
   parameters: JsonSchema;
 }
 
-/** A broken seed 000 rule; `pointer` is inside the `--schema` answer. */
+/** A broken external-tool `--schema` rule; `pointer` is inside the `--schema` answer. */
 export interface ExternalSchemaProblem {
   code: string;
   pointer: string;
@@ -19,11 +19,11 @@ const PROPERTY_TYPES = ['string', 'integer', 'number', 'boolean', 'array', 'obje
 const NAME_PATTERN = /^[A-Za-z0-9_]+$/;
 
 /**
- * Checks an external tool's parsed `--schema` answer against seed 000's validation rules:
- * (2) `name`, `description`, `parameters` present; (3) the name is alphanumeric and
- * underscore; (4) `parameters` has `type: "object"` and `properties`; (5) every property
- * (nested ones and array items too) has a valid `type`; (6) `required` only lists defined
- * properties. Rule (1), valid JSON, is the caller's.
+ * Checks an external tool's parsed `--schema` answer: `name`, `description` and `parameters`
+ * present; the name is letters, digits and underscores; `parameters` has `type: "object"` and
+ * `properties`; every property (nested ones and array items too) has a valid `type`;
+ * `required` only lists defined properties. That the answer is valid JSON is the caller's
+ * check.
  */
 export function checkExternalToolSchema(
   value: unknown,
@@ -46,7 +46,7 @@ export function checkExternalToolSchema(
       problems.push({
         code: 'MISSING_FIELD',
         pointer: '',
-        message: `the --schema answer has no "${field}"; seed 000 requires name, description and parameters`,
+        message: `the --schema answer has no "${field}"; an external tool's --schema answer must have name, description and parameters: add "${field}"`,
       });
     }
   }

@@ -32,7 +32,7 @@ export interface DiscoverExternalToolsOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** An executable whose `--schema` answer passed seed 000's rules. */
+/** An executable whose `--schema` answer passed the external tool `--schema` rules. */
 export interface DiscoveredExternalTool {
   name: string;
   description: string;
@@ -43,9 +43,9 @@ export interface DiscoveredExternalTool {
 
 /**
  * Finds the executables in `dirs`, runs each with `--schema` (in parallel, each with a time
- * limit) and checks the answers with seed 000's rules. An executable that fails, hangs, prints
- * too much or answers badly is skipped with an error diagnostic naming its path and the
- * reason; the others are returned. Hidden files and directories are ignored; a regular file
+ * limit) and checks the answers with the external tool `--schema` rules. An executable that
+ * fails, hangs, prints too much or answers badly is skipped with an error diagnostic naming
+ * its path and the reason; the others are returned. Hidden files and directories are ignored; a regular file
  * without an execute bit gets a warning (`EXTERNAL_NOT_EXECUTABLE`).
  */
 export async function discoverExternalTools(

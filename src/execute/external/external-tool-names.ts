@@ -1,4 +1,4 @@
-/** Seed 000 naming: binaries are kebab-case (`file-edit`), tools snake_case (`file_edit`). */
+/** External tool naming: binaries are kebab-case (`file-edit`), tools snake_case (`file_edit`). */
 
 /** The tool name a binary stands for: extension dropped, `-` → `_` (`file-edit.sh` → `file_edit`). */
 export function toolNameFromBinary(binaryName: string): string {

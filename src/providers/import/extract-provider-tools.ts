@@ -13,7 +13,7 @@ export interface RawTool {
   inputSchema: unknown;
   outputSchema: unknown;
   annotations: unknown;
-  /** Seed 004 fields a canonical entry may carry (category, metadata, tags, examples). */
+  /** Group-file fields a canonical entry may carry (category, metadata, tags, examples). */
   extra: SchemaNode;
 }
 

@@ -1,6 +1,6 @@
 import { isObject } from './walk-schema.js';
 
-/** Problems of seed 000 canonical tools (`--schema` output): its discovery-time validation rules. */
+/** Problems of canonical tools (`--schema` output): the external tool discovery-time validation rules. */
 export function checkCanonicalPayload(payload: unknown): string[] {
   if (!Array.isArray(payload)) return ['payload is not an array'];
   const problems: string[] = [];
