@@ -10,6 +10,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['errors'],
   ['util'],
   ['format', 'text'],
+  ['embeddings'],
   ['json-schema'],
   ['load'],
   ['registry'],
