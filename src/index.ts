@@ -6,7 +6,8 @@
  * `tool-capabilities/import` (provider payloads and code to group files), `/migrate` (diff,
  * semver, migration status, learning from transcripts), `/watch` (hot reload), `/mcp` (the
  * MCP server), `/external` (external `--schema` tools), `/handler-kit` (writing handlers),
- * `/text` (the analyzer), `/json-schema` (input validation helpers).
+ * `/text` (the analyzer), `/json-schema` (input validation helpers), `/embeddings` (embedders for
+ * the semantic scorer).
  * @module
  */
 
@@ -146,6 +147,7 @@ export { translate } from './providers/translate.js';
 export { createTranslator, type Translator } from './providers/translator.js';
 export type { FallbackExecute, FallbackTool, ParamDefinition } from './registry/fallback-tools.js';
 export type { MigrationStatus } from './registry/registry-snapshot.js';
+export type { SemanticReport } from './select/prepare-semantic-index.js';
 // per-turn selection and search
 export {
   DEFAULT_FALLBACK_K,
@@ -153,6 +155,12 @@ export {
   DEFAULT_HISTORY_WINDOW,
 } from './select/resolve-select-options.js';
 export { DEFAULT_SEARCH_K } from './select/search-tools.js';
+export type {
+  SearchAsyncOptions,
+  SearchVectorOptions,
+  SelectAsyncOptions,
+  SelectVectorOptions,
+} from './select/select-semantic.js';
 export type {
   ContextCheck,
   DropCode,
@@ -171,11 +179,17 @@ export type {
 export { createRegistry } from './toolcap/create-registry.js';
 // loading and the registry
 export { loadRegistry } from './toolcap/load-registry.js';
-export type { ListOptions, Registry, RegistrySettings } from './toolcap/registry.js';
+export type {
+  ListOptions,
+  Registry,
+  RegistrySettings,
+  SemanticSettings,
+} from './toolcap/registry.js';
 export type {
   CreateRegistryOptions,
   ExecutionOptions,
   LoadRegistryOptions,
+  SemanticOptions,
 } from './toolcap/registry-options.js';
 export type {
   ExecuteToolCallsOptions,

@@ -3,9 +3,11 @@ import { describeValue } from '../util/check-options.js';
 import { type AnalyzedTurn, analyzeTurn } from './analyze-turn.js';
 import { buildRankingQuery } from './build-ranking-query.js';
 import { compareStrings } from './keyword-index.js';
+import { rankFused } from './rank-fused.js';
 import { checkPositiveInteger, checkScore } from './resolve-select-options.js';
 import { roundScore } from './round-score.js';
 import type { SelectionIndex } from './selection-index.js';
+import type { SemanticTurn } from './semantic-index.js';
 import type { SearchOptions, SearchResult } from './types.js';
 
 /** Default number of search results. */
@@ -16,12 +18,14 @@ const SEARCH_OPTIONS = new Set(['k', 'minScore', 'typoTolerance', 'groups']);
 /**
  * Ranks every tool against `query` with BM25F (see `Registry.search`): the `k` best with a
  * positive score (at least `minScore`), best first, ties in catalog order. Cost grows with the
- * postings of the query's terms, not with a scan of the catalog.
+ * postings of the query's terms, not with a scan of the catalog. With `semantic`, the score is
+ * the fused lexical and semantic score over every tool (see `rankFused`).
  */
 export function searchTools(
   index: SelectionIndex,
   query: string,
   options: SearchOptions = {},
+  semantic?: SemanticTurn,
 ): SearchResult[] {
   const { k, minScore, typoTolerance, groups } = resolveSearchOptions(query, options);
   const relevance = index.relevance();
@@ -35,9 +39,13 @@ export function searchTools(
     const allowed = new Set(groups.map((name) => index.groupByName.get(name)));
     accept = (doc) => allowed.has(index.groupOfTool[doc]!);
   }
-  const maxScore = relevance.maxScore(ranking);
+  const maxScore = semantic === undefined ? relevance.maxScore(ranking) : 1;
+  const scored =
+    semantic === undefined
+      ? relevance.search(ranking, k, accept)
+      : rankFused(index, ranking, semantic, k, accept);
   const results: SearchResult[] = [];
-  for (const { doc, raw } of relevance.search(ranking, k, accept)) {
+  for (const { doc, raw } of scored) {
     const score = roundScore(raw / maxScore);
     if (score < minScore || score === 0) continue;
     const tool = index.tools[doc]!;
@@ -50,7 +58,8 @@ export function searchTools(
   return results;
 }
 
-function resolveSearchOptions(
+/** Checks the query and `options` of one `search` call and applies the defaults. */
+export function resolveSearchOptions(
   query: unknown,
   options: unknown,
 ): { k: number; minScore: number; typoTolerance: boolean; groups: readonly string[] | undefined } {

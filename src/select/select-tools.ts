@@ -1,6 +1,7 @@
 import type { Warning } from '../format/types.js';
 import { resolveSelectOptions } from './resolve-select-options.js';
 import type { SelectionIndex } from './selection-index.js';
+import type { SemanticTurn } from './semantic-index.js';
 import { applyBudgets } from './stages/apply-budgets.js';
 import { buildSelection } from './stages/build-selection.js';
 import { collectCandidates } from './stages/collect-candidates.js';
@@ -18,12 +19,13 @@ import type { Selection, SelectOptions } from './types.js';
  * candidates (the tools of the pinned, context and matched groups), not with the catalog:
  * keywords are found through an inverted index and only candidates are scored. The reference
  * selector (`reference/reference-select.ts`) states the same rules plainly; property tests
- * compare the two.
+ * compare the two. With `semantic`, relevance is the fused lexical and semantic score.
  */
 export function selectTools(
   index: SelectionIndex,
   message: string,
   options: SelectOptions = {},
+  semantic?: SemanticTurn,
 ): Selection {
   const settings = resolveSelectOptions(message, options);
   const warnings: Warning[] = [];
@@ -38,6 +40,7 @@ export function selectTools(
     rankedEnd: 0,
     dropped: [],
     warnings,
+    semantic,
   };
   collectCandidates(turn);
   scoreCandidates(turn);

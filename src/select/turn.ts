@@ -1,6 +1,7 @@
 import type { Warning } from '../format/types.js';
 import type { ResolvedSelectOptions } from './resolve-select-options.js';
 import type { SelectionIndex } from './selection-index.js';
+import type { SemanticTurn } from './semantic-index.js';
 import type { TurnReading } from './stages/read-turn.js';
 import type { DroppedTool, SelectionStrategyName, TypoMatch } from './types.js';
 
@@ -104,4 +105,9 @@ export interface Turn {
   rankedEnd: number;
   readonly dropped: DroppedTool[];
   readonly warnings: Warning[];
+  /**
+   * The semantic scores of this turn when the registry has a semantic scorer and the call gave
+   * a query vector: ranked scores are then fused (see `fuseScores`), 0-1.
+   */
+  readonly semantic: SemanticTurn | undefined;
 }

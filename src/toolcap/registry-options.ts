@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
+import type { Embedder } from '../embeddings/embedder.js';
 import { type ExecutionLimitsInput, resolveExecutionLimits } from '../execute/execution-limits.js';
 import { isEnvironmentPattern } from '../execute/external/external-environment.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits, resolveLoadLimits } from '../format/limits.js';
 import type { FallbackExecute, FallbackTool } from '../registry/fallback-tools.js';
+import { DEFAULT_SEMANTIC_WEIGHT } from '../select/fuse-scores.js';
 import type { ContextCheck } from '../select/types.js';
 import {
   resolveTextAnalyzer,
@@ -36,6 +38,25 @@ export interface ExecutionOptions {
   executionLimits?: ExecutionLimitsInput;
 }
 
+/** The semantic scorer of a registry (off unless given); see `SemanticOptions`. */
+export interface SemanticOptions {
+  /**
+   * Turns texts into vectors: `createWordVectorEmbedder` or `createOpenAICompatibleEmbedder`
+   * (from `tool-capabilities/embeddings`), or any object with an `id` and `embed(texts)`.
+   */
+  embedder: Embedder;
+  /**
+   * Weight of the semantic score in the fused score, above 0 and at most 1: a tool sharing no
+   * word with the message scores at most this much. Default `DEFAULT_SEMANTIC_WEIGHT`.
+   */
+  weight?: number;
+  /**
+   * Directory of the tool-vector cache (one file per embedder), relative to `cwd`; `false`
+   * keeps vectors in memory only. Default `.toolcap/cache/embeddings`.
+   */
+  cacheDir?: string | false;
+}
+
 /** Options of `createRegistry`: everything that does not involve reading files. */
 export interface CreateRegistryOptions extends ExecutionOptions {
   /** Base for relative paths. Default `process.cwd()`. */
@@ -58,6 +79,11 @@ export interface CreateRegistryOptions extends ExecutionOptions {
    * for `createTextAnalyzer`. Default: Unicode folding, symbol-aware words, English Porter.
    */
   analyzer?: TextAnalyzer | TextAnalyzerOptions;
+  /**
+   * A semantic scorer fused with the lexical score by `selectAsync`, `searchAsync`, and
+   * `select`/`search` given a `queryVector`. Off by default.
+   */
+  semantic?: SemanticOptions;
 }
 
 /** Options of `loadRegistry`. */
@@ -124,6 +150,36 @@ const isAnalyzer: OptionCheck = (value) =>
     ? undefined
     : 'a TextAnalyzer or createTextAnalyzer options ({ tokenizer?, stemmer?, stopwords? })';
 
+const isSemantic: OptionCheck = (value) => {
+  const shape =
+    '{ embedder, weight?, cacheDir? } with embedder an object with a string id and an embed(texts) method (createWordVectorEmbedder or createOpenAICompatibleEmbedder from tool-capabilities/embeddings)';
+  if (isObject(value) !== undefined) return shape;
+  const { embedder, weight, cacheDir, ...rest } = value as Record<string, unknown>;
+  const unknown = Object.keys(rest);
+  if (unknown.length > 0) return `${shape}; "${unknown[0]}" is not one of its members`;
+  const { id, embed } = (embedder ?? {}) as { id?: unknown; embed?: unknown };
+  if (
+    embedder === null ||
+    typeof embedder !== 'object' ||
+    typeof id !== 'string' ||
+    id === '' ||
+    typeof embed !== 'function'
+  ) {
+    return shape;
+  }
+  if (weight !== undefined && !(typeof weight === 'number' && weight > 0 && weight <= 1)) {
+    return `${shape}; weight must be a number above 0 and at most 1, got ${JSON.stringify(weight)}`;
+  }
+  if (
+    cacheDir !== undefined &&
+    cacheDir !== false &&
+    (typeof cacheDir !== 'string' || cacheDir === '')
+  ) {
+    return `${shape}; cacheDir must be a directory path or false, got ${JSON.stringify(cacheDir)}`;
+  }
+  return undefined;
+};
+
 /** The checks of `createRegistry`'s options. */
 export const CREATE_REGISTRY_OPTIONS: OptionSpec = {
   cwd: isString,
@@ -139,6 +195,7 @@ export const CREATE_REGISTRY_OPTIONS: OptionSpec = {
   services: isObject,
   dataDir: isString,
   executionLimits: isExecutionLimits,
+  semantic: isSemantic,
 };
 
 /** The checks of `loadRegistry`'s options. */
@@ -167,5 +224,17 @@ export function resolveRegistrySettings(
     dataDir: resolve(cwd, options.dataDir ?? '.toolcap/data'),
     executionLimits: resolveExecutionLimits(options.executionLimits),
     ...(options.analyzer !== undefined ? { analyzer: resolveTextAnalyzer(options.analyzer) } : {}),
+    ...(options.semantic !== undefined
+      ? {
+          semantic: {
+            embedder: options.semantic.embedder,
+            weight: options.semantic.weight ?? DEFAULT_SEMANTIC_WEIGHT,
+            cacheDir:
+              options.semantic.cacheDir === false
+                ? undefined
+                : resolve(cwd, options.semantic.cacheDir ?? '.toolcap/cache/embeddings'),
+          },
+        }
+      : {}),
   };
 }

@@ -1,3 +1,5 @@
+import type { Embedder } from '../embeddings/embedder.js';
+import { ToolcapError } from '../errors/toolcap-error.js';
 import type { ExecutionSettings } from '../execute/execution-target.js';
 import type { ExecuteOptions, ExecuteResult, ToolContext } from '../execute/types.js';
 import type { LoadLimits } from '../format/limits.js';
@@ -15,7 +17,18 @@ import type { ToolCallProviderId, ToolCallsResponseMap } from '../providers/tool
 import { createTranslator, type Translator } from '../providers/translator.js';
 import { registerGroup } from '../registry/register-group.js';
 import type { MigrationStatus, RegistrySnapshot } from '../registry/registry-snapshot.js';
+import { prepareSemanticIndex, type SemanticReport } from '../select/prepare-semantic-index.js';
 import { searchTools } from '../select/search-tools.js';
+import {
+  type SearchAsyncOptions,
+  type SearchVectorOptions,
+  type SelectAsyncOptions,
+  type SelectVectorOptions,
+  type SemanticScorer,
+  searchToolsAsync,
+  selectToolsAsync,
+  takeOption,
+} from '../select/select-semantic.js';
 import { selectTools } from '../select/select-tools.js';
 import { SelectionIndex } from '../select/selection-index.js';
 import type {
@@ -39,6 +52,16 @@ export interface RegistrySettings extends ExecutionSettings {
   contextChecks: ReadonlyMap<string, ContextCheck>;
   /** Tokenizer, stemmer and stopwords of keyword matching and ranking. Default: English Porter. */
   analyzer?: TextAnalyzer;
+  /** The semantic scorer, when `semantic` was given: embedder, fusion weight, cache directory. */
+  semantic?: SemanticSettings;
+}
+
+/** A registry's semantic scorer settings (`SemanticOptions` resolved). */
+export interface SemanticSettings {
+  embedder: Embedder;
+  weight: number;
+  /** Absolute cache directory; undefined when the disk cache is off. */
+  cacheDir: string | undefined;
 }
 
 /** Filters for `registry.list()`. */
@@ -81,11 +104,30 @@ export interface Registry {
    * The tools for one conversation turn: pinned (`always`) groups, `context` groups whose
    * condition holds, `keyword` groups whose keywords occur in `message`, groups kept by recent
    * `history`, and optionally a relevance `fallback`; then filters and budgets. Each tool
-   * carries a `reason`; left-out candidates are in `dropped`. See `SelectOptions`.
+   * carries a `reason`; left-out candidates are in `dropped`. See `SelectOptions`. With a
+   * `queryVector` (semantic scorer prepared), relevance is the fused lexical and semantic score.
    */
-  select(message: string, options?: SelectOptions): Selection;
-  /** Tools ranked by relevance to `query` (BM25F over names, descriptions, parameters, groups). */
-  search(query: string, options?: SearchOptions): SearchResult[];
+  select(message: string, options?: SelectVectorOptions): Selection;
+  /**
+   * Tools ranked by relevance to `query` (BM25F over names, descriptions, parameters, groups);
+   * with a `queryVector` (semantic scorer prepared), by the fused score over every tool.
+   */
+  search(query: string, options?: SearchVectorOptions): SearchResult[];
+  /**
+   * `select` with the semantic scorer: embeds the message (and the history messages, which
+   * count less), prepares the tool vectors on first use, and fuses the scores. Without a
+   * `semantic` option it is `select`. Rejects when the embedder fails.
+   */
+  selectAsync(message: string, options?: SelectAsyncOptions): Promise<Selection>;
+  /** `search` with the semantic scorer (see `selectAsync`); finds tools sharing no query word. */
+  searchAsync(query: string, options?: SearchAsyncOptions): Promise<SearchResult[]>;
+  /**
+   * Embeds every tool (through the disk cache) once for this snapshot, so `select`/`search`
+   * accept a `queryVector` and the first `selectAsync` does not wait; returns what it did,
+   * with cache warnings. Repeated calls share the work. Throws `SEMANTIC_NOT_CONFIGURED`
+   * without a `semantic` option.
+   */
+  prepareSemantic(options?: { signal?: AbortSignal }): Promise<SemanticReport>;
   /**
    * `translate(tools, provider, options)` with this registry's translation cache: a repeated
    * turn costs well under a microsecond and gives byte-identical output. Each call returns
@@ -145,6 +187,8 @@ class ToolRegistry implements Registry {
   readonly #snapshot: RegistrySnapshot;
   #selection: SelectionIndex | undefined;
   #translator: Translator | undefined;
+  #semantic: Promise<{ scorer: SemanticScorer; report: SemanticReport }> | undefined;
+  #semanticReady: SemanticScorer | undefined;
 
   constructor(snapshot: RegistrySnapshot, settings: RegistrySettings) {
     this.#snapshot = snapshot;
@@ -190,12 +234,67 @@ class ToolRegistry implements Registry {
     return new ToolRegistry(snapshot, withoutReplacedFallbacks(this.settings, snapshot));
   }
 
-  select(message: string, options: SelectOptions = {}): Selection {
-    return selectTools(this.#selectionIndex(), message, options);
+  select(message: string, options: SelectVectorOptions = {}): Selection {
+    const { value: vector, rest } = takeOption<unknown>(options, 'queryVector');
+    if (vector === undefined) return selectTools(this.#selectionIndex(), message, options);
+    const scorer = this.#readySemantic('select', 'INVALID_SELECT_OPTION');
+    return selectTools(
+      this.#selectionIndex(),
+      message,
+      rest as SelectOptions,
+      scorer.index.turn(vector, scorer.weight),
+    );
   }
 
-  search(query: string, options: SearchOptions = {}): SearchResult[] {
-    return searchTools(this.#selectionIndex(), query, options);
+  search(query: string, options: SearchVectorOptions = {}): SearchResult[] {
+    const { value: vector, rest } = takeOption<unknown>(options, 'queryVector');
+    if (vector === undefined) return searchTools(this.#selectionIndex(), query, options);
+    const scorer = this.#readySemantic('search', 'INVALID_SEARCH_OPTION');
+    return searchTools(
+      this.#selectionIndex(),
+      query,
+      rest as SearchOptions,
+      scorer.index.turn(vector, scorer.weight, 'INVALID_SEARCH_OPTION'),
+    );
+  }
+
+  async selectAsync(message: string, options: SelectAsyncOptions = {}): Promise<Selection> {
+    if (this.settings.semantic === undefined) {
+      return selectTools(
+        this.#selectionIndex(),
+        message,
+        takeOption(options, 'signal').rest as SelectOptions,
+      );
+    }
+    const { scorer } = await this.#prepareSemantic(
+      takeOption<AbortSignal>(options, 'signal').value,
+    );
+    return selectToolsAsync(this.#selectionIndex(), scorer, message, options);
+  }
+
+  async searchAsync(query: string, options: SearchAsyncOptions = {}): Promise<SearchResult[]> {
+    if (this.settings.semantic === undefined) {
+      return searchTools(
+        this.#selectionIndex(),
+        query,
+        takeOption(options, 'signal').rest as SearchOptions,
+      );
+    }
+    const { scorer } = await this.#prepareSemantic(
+      takeOption<AbortSignal>(options, 'signal').value,
+    );
+    return searchToolsAsync(this.#selectionIndex(), scorer, query, options);
+  }
+
+  async prepareSemantic(options: { signal?: AbortSignal } = {}): Promise<SemanticReport> {
+    if (this.settings.semantic === undefined) {
+      throw new ToolcapError(
+        'SEMANTIC_NOT_CONFIGURED',
+        'prepareSemantic: this registry has no semantic scorer; pass loadRegistry({ semantic: { embedder } }) (embedders are on tool-capabilities/embeddings)',
+      );
+    }
+    const { report } = await this.#prepareSemantic(options?.signal);
+    return { ...report, warnings: [...report.warnings] };
   }
 
   translate<P extends ProviderId>(
@@ -245,6 +344,44 @@ class ToolRegistry implements Registry {
   /** The snapshot behind `registry` (a static method can read the private field). */
   static snapshotOf(registry: ToolRegistry): RegistrySnapshot {
     return registry.#snapshot;
+  }
+
+  /** The semantic index of this snapshot, built once; a failed build is retried next call. */
+  #prepareSemantic(
+    signal: AbortSignal | undefined,
+  ): Promise<{ scorer: SemanticScorer; report: SemanticReport }> {
+    const { embedder, weight, cacheDir } = this.settings.semantic!;
+    this.#semantic ??= prepareSemanticIndex(this.#snapshot.tools, embedder, {
+      cacheDir,
+      signal,
+    }).then(
+      ({ index, report }) => {
+        this.#semanticReady = { index, weight };
+        return { scorer: this.#semanticReady, report };
+      },
+      (error: unknown) => {
+        this.#semantic = undefined;
+        throw error;
+      },
+    );
+    return this.#semantic;
+  }
+
+  /** The prepared semantic scorer, for a call given a `queryVector`. */
+  #readySemantic(caller: string, code: string): SemanticScorer {
+    if (this.settings.semantic === undefined) {
+      throw new ToolcapError(
+        code,
+        `${caller}: queryVector needs a semantic scorer; pass loadRegistry({ semantic: { embedder } }), or leave queryVector out`,
+      );
+    }
+    if (this.#semanticReady === undefined) {
+      throw new ToolcapError(
+        'SEMANTIC_NOT_READY',
+        `${caller}: queryVector needs the tool vectors; await registry.prepareSemantic() first (selectAsync and searchAsync do it for you)`,
+      );
+    }
+    return this.#semanticReady;
   }
 
   #selectionIndex(): SelectionIndex {

@@ -104,6 +104,11 @@ const ENTRIES: Record<string, readonly string[]> = {
   'tool-capabilities/ai-sdk': ['createAiSdkTools', 'createPrepareStep'],
   'tool-capabilities/openai-agents': ['createAgentsTools', 'createMcpToolFilter'],
   'tool-capabilities/langchain': ['createLangChainTools'],
+  'tool-capabilities/embeddings': [
+    'DEFAULT_SEMANTIC_WEIGHT',
+    'createOpenAICompatibleEmbedder',
+    'createWordVectorEmbedder',
+  ],
 };
 
 /** Modules the root entry must not load before they are needed. */

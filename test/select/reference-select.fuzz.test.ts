@@ -3,12 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { estimateToolTokens } from '../../src/providers/estimate-tokens.js';
 import {
   type ReferenceInput,
+  type ReferenceSemantic,
   referenceSearch,
   referenceSelect,
 } from '../../src/select/reference/reference-select.js';
+import { SEMANTIC_BACKGROUND, semanticText } from '../../src/select/semantic-index.js';
 import type { SelectOptions } from '../../src/select/types.js';
 import { getDefaultTextAnalyzer } from '../../src/text/text-analyzer.js';
 import type { Registry } from '../../src/toolcap/registry.js';
+import type { CreateRegistryOptions } from '../../src/toolcap/registry-options.js';
+import { createTopicEmbedder } from '../embeddings/topic-embedder.js';
 import { assertProperty } from '../reliability/fuzz-settings.js';
 import { group, registryOf, tool } from './fixtures.js';
 
@@ -96,7 +100,7 @@ const CONTEXT_CHECKS = {
   has_user: (context: Readonly<Record<string, unknown>>) => Object.hasOwn(context, 'user_id'),
 };
 
-function buildRegistry(specs: readonly GroupSpec[]): Registry {
+function buildRegistry(specs: readonly GroupSpec[], extra: CreateRegistryOptions = {}): Registry {
   const groups = specs.map((spec, groupIndex) => {
     const name = `g${groupIndex}`;
     const selection =
@@ -131,6 +135,7 @@ function buildRegistry(specs: readonly GroupSpec[]): Registry {
   });
   // code-defined tools come first in a registry built with register()
   return registryOf(groups, {
+    ...extra,
     contextChecks: CONTEXT_CHECKS,
     fallbackTools: [
       {
@@ -209,6 +214,59 @@ describe('the fast selector gives what the reference selector gives (property-ba
             };
             expect(canonical(registry.search(message, searchOptions))).toBe(
               canonical(referenceSearch(referenceInput(registry), message, searchOptions)),
+            );
+          }
+        },
+      ),
+      CI_RUNS,
+    );
+  });
+});
+
+describe('with semantic scores, the fast selector gives what the reference gives (property-based)', () => {
+  it('on random registries, turns and fusion weights, every field of every selection and search', async () => {
+    await assertProperty(
+      'select with fusion: fast = reference',
+      fc.asyncProperty(
+        fc.array(groupSpec, { minLength: 1, maxLength: 5 }),
+        fc.array(turnSpec, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(0.2, 0.5, 1),
+        async (groupSpecs, turns, weight) => {
+          const embedder = createTopicEmbedder();
+          const registry = buildRegistry(groupSpecs, {
+            semantic: { embedder, weight, cacheDir: false },
+          });
+          await registry.prepareSemantic();
+          const tools = registry.list();
+          const toolVectors = await embedder.embed(tools.map(semanticText));
+          const backgroundVectors = await embedder.embed(SEMANTIC_BACKGROUND);
+          for (const turn of turns) {
+            const message = turn.words.join(' ');
+            const options = optionsOf(turn);
+            const [queryVector] = await embedder.embed([message]);
+            const semantic: ReferenceSemantic = {
+              toolVectors,
+              backgroundVectors,
+              queryVector: queryVector!,
+              weight,
+            };
+            expect(
+              canonical(registry.select(message, { ...options, queryVector: queryVector! })),
+            ).toBe(
+              canonical(referenceSelect(referenceInput(registry), message, options, semantic)),
+            );
+            const searchOptions = {
+              k: turn.maxTools ?? 10,
+              minScore: turn.fallback?.minScore ?? 0,
+              typoTolerance: turn.typoTolerance,
+              ...(turn.categories === undefined ? {} : { groups: ['g0', 'g2', 'legacy'] }),
+            };
+            expect(
+              canonical(registry.search(message, { ...searchOptions, queryVector: queryVector! })),
+            ).toBe(
+              canonical(
+                referenceSearch(referenceInput(registry), message, searchOptions, semantic),
+              ),
             );
           }
         },

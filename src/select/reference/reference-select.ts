@@ -1,3 +1,4 @@
+import { dotProduct, normalizeVector } from '../../embeddings/vector-math.js';
 import type { ProviderId } from '../../format/provider-ids.js';
 import type { RegisteredGroup, RegisteredTool, Warning } from '../../format/types.js';
 import { commonness, relatedTerms } from '../../text/lexicon.js';
@@ -42,6 +43,19 @@ export interface ReferenceInput {
   estimateTokens: (tool: RegisteredTool, provider: ProviderId) => number;
   /** Ranking weights. Default `DEFAULT_RANKING`. */
   ranking?: RankingSettings;
+}
+
+/**
+ * The semantic side of a turn, as the embedder made it: with it, every relevance score is the
+ * fused score (see `fusedRelevance`).
+ */
+export interface ReferenceSemantic {
+  /** Each tool's vector, in catalog order. */
+  toolVectors: readonly ArrayLike<number>[];
+  /** The vectors of `SEMANTIC_BACKGROUND`, in order. */
+  backgroundVectors: readonly ArrayLike<number>[];
+  queryVector: ArrayLike<number>;
+  weight: number;
 }
 
 /** Budget priority, lowest first. */
@@ -97,6 +111,7 @@ export function referenceSelect(
   input: ReferenceInput,
   message: string,
   options: SelectOptions = {},
+  semantic?: ReferenceSemantic,
 ): Selection {
   const settings = resolveSelectOptions(message, options);
   const corpus = buildCorpus(input);
@@ -203,7 +218,11 @@ export function referenceSelect(
   // the ranking query of the turn, and helpers over it
   const query = buildQuery(input, corpus, messageWords, historyWords);
   const maxScore = corpus.maxScore(query);
-  const relevanceOf = (tool: RegisteredTool) => normalizeScore(corpus.score(tool, query), maxScore);
+  // BM25F over the query's maximum, 0-1; with semantic scores, the fused score
+  const relevanceOf = (tool: RegisteredTool) => {
+    const lexical = normalizeScore(corpus.score(tool, query), maxScore);
+    return semantic === undefined ? lexical : fusedRelevance(semantic, tool, lexical);
+  };
   const wordsIn = (tool: RegisteredTool) =>
     query.terms.filter((term) => corpus.has(tool, term.term)).map((term) => term.word);
 
@@ -272,14 +291,18 @@ export function referenceSelect(
       const { k, minScore } = settings.fallback;
       const ranked = input.tools
         .filter((tool) => strategyOf(input, tool) === 'keyword')
-        .map((tool) => ({ tool, raw: corpus.score(tool, query) }))
+        // BM25F (or, with semantic scores, the fused score) over every tool
+        .map((tool) => ({
+          tool,
+          raw: semantic === undefined ? corpus.score(tool, query) : relevanceOf(tool),
+        }))
         .filter((entry) => entry.raw > 0)
         .sort((a, b) => b.raw - a.raw || a.tool.index - b.tool.index)
         .slice(0, k);
       let best = 0;
       let added = 0;
       for (const { tool, raw } of ranked) {
-        const score = normalizeScore(raw, maxScore);
+        const score = semantic === undefined ? normalizeScore(raw, maxScore) : raw;
         best = Math.max(best, roundScore(score));
         if (roundScore(score) < minScore) continue;
         candidates.push(candidate(tool, 'fallback', wordsIn(tool), [], score, `f:${tool.name}`));
@@ -334,6 +357,7 @@ export function referenceSearch(
   input: ReferenceInput,
   query: string,
   options: SearchOptions = {},
+  semantic?: ReferenceSemantic,
 ): SearchResult[] {
   const corpus = buildCorpus(input);
   const positions = analyzePositions(input.analyzer, query);
@@ -368,14 +392,19 @@ export function referenceSearch(
   const groups = options.groups === undefined ? undefined : new Set(options.groups);
   return input.tools
     .filter((tool) => groups === undefined || groups.has(tool.group))
-    .map((tool) => ({ tool, raw: corpus.score(tool, ranking) }))
+    .map((tool) => {
+      // BM25F, or with semantic scores the fused score over every tool
+      const raw = corpus.score(tool, ranking);
+      if (semantic === undefined) return { tool, raw };
+      return { tool, raw: fusedRelevance(semantic, tool, normalizeScore(raw, maxScore)) };
+    })
     .filter((entry) => entry.raw > 0)
     .sort((a, b) => b.raw - a.raw || a.tool.index - b.tool.index)
     .slice(0, options.k ?? DEFAULT_SEARCH_K)
     .map(({ tool, raw }) => ({
       name: tool.name,
       group: tool.group,
-      score: roundScore(raw / maxScore),
+      score: roundScore(semantic === undefined ? raw / maxScore : raw),
       matched: [
         ...new Set(
           ranking.terms.filter((term) => corpus.has(tool, term.term)).map((term) => term.word),
@@ -384,6 +413,35 @@ export function referenceSearch(
       tool,
     }))
     .filter((result) => result.score > 0 && result.score >= (options.minScore ?? 0));
+}
+
+/**
+ * The fused relevance of `tool` whose lexical score (0-1) is `lexical`: the semantic score
+ * combined as 1 − (1 − lexical)(1 − weight × semantic), lexical capped to 0-1. The semantic
+ * score: with unit vectors, the cosine of query and tool against the tool's floor (its mean
+ * cosine with the background texts), as the share of the way from the floor to 1, capped at 1
+ * and squared; 0 at or below the floor, and 0 for a zero query vector.
+ */
+function fusedRelevance(
+  semantic: ReferenceSemantic,
+  tool: RegisteredTool,
+  lexical: number,
+): number {
+  const query = normalizeVector(semantic.queryVector);
+  const unit = normalizeVector(semantic.toolVectors[tool.index]!);
+  const background = semantic.backgroundVectors.map(normalizeVector);
+  const floor =
+    background.length === 0
+      ? 0
+      : background.reduce((sum, other) => sum + dotProduct(unit, other), 0) / background.length;
+  let semanticScore = 0;
+  const share = (dotProduct(query, unit) - floor) / (1 - floor);
+  if (query.some((value) => value !== 0) && floor < 1 && share > 0) {
+    const capped = Math.min(1, share);
+    semanticScore = capped * capped;
+  }
+  const lexicalScore = Math.min(1, Math.max(0, lexical));
+  return 1 - (1 - lexicalScore) * (1 - semantic.weight * semanticScore);
 }
 
 function candidate(

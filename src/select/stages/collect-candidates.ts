@@ -1,5 +1,7 @@
 import { errorMessage } from '../../util/error-message.js';
+import { fuseScores } from '../fuse-scores.js';
 import type { GroupMatch } from '../keyword-index.js';
+import { rankFused } from '../rank-fused.js';
 import { roundScore } from '../round-score.js';
 import {
   ALWAYS,
@@ -116,37 +118,48 @@ function addContextGroup(turn: Turn, group: number): void {
  * With the `relevance` option: the `k` tools of `keyword` groups most relevant to the query,
  * each tool of a group the conversation already used (`historyMatches`) raised by the ranking's
  * `historyGroupBoost`, with a score of at least `minScore` (ties in catalog order); abstains
- * with a warning when none reaches it.
+ * with a warning when none reaches it. With a semantic turn, relevance is the fused score.
  */
 function addByRelevance(turn: Turn): void {
-  const { index, reading } = turn;
+  const { index, reading, semantic } = turn;
   const { query } = reading;
   const { k, minScore } = turn.settings.relevance!;
   const relevance = index.relevance();
   const maxScore = relevance.maxScore(query);
   const isKeyword = (group: number) => index.strategyOfGroup[group] === 'keyword';
+  const scoreOf = (doc: number, raw: number) => {
+    const lexical = normalizeScore(raw, maxScore);
+    return semantic === undefined
+      ? lexical
+      : fuseScores(lexical, semantic.score(doc), semantic.weight);
+  };
   // the best k by relevance alone, and every tool of a used group, which the boost may lift
-  const raws = new Map<number, number>();
-  for (const { doc, raw } of relevance.search(query, k, (doc) =>
-    isKeyword(index.groupOfTool[doc]!),
-  )) {
-    raws.set(doc, raw);
+  const scores = new Map<number, number>();
+  const isKeywordTool = (doc: number) => isKeyword(index.groupOfTool[doc]!);
+  if (semantic === undefined) {
+    for (const { doc, raw } of relevance.search(query, k, isKeywordTool)) {
+      scores.set(doc, scoreOf(doc, raw));
+    }
+  } else {
+    for (const { doc, raw } of rankFused(index, query, semantic, k, isKeywordTool)) {
+      scores.set(doc, raw);
+    }
   }
   const used = new Map(
     reading.historyMatches.filter((match) => isKeyword(match.group)).map((m) => [m.group, m]),
   );
   for (const group of used.keys()) {
     const docs = index.toolsOfGroup[group]!;
-    const scores: number[] = [];
-    relevance.scoreRanges(query, index.rangesOfGroup[group]!, docs, 0, docs.length, scores);
+    const raws: number[] = [];
+    relevance.scoreRanges(query, index.rangesOfGroup[group]!, docs, 0, docs.length, raws);
     docs.forEach((doc, position) => {
-      raws.set(doc, scores[position]!);
+      scores.set(doc, scoreOf(doc, raws[position]!));
     });
   }
-  const ranked = [...raws]
-    .map(([doc, raw]) => {
+  const ranked = [...scores]
+    .map(([doc, score]) => {
       const boost = used.has(index.groupOfTool[doc]!) ? index.ranking.historyGroupBoost : 0;
-      return { doc, score: normalizeScore(raw, maxScore) + boost };
+      return { doc, score: score + boost };
     })
     .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score || a.doc - b.doc);
@@ -175,19 +188,21 @@ function wordsIn(turn: Turn, doc: number): string[] {
 
 /**
  * The `k` tools of `keyword` groups most relevant to the query with a score of at least
- * `minScore` (ties in catalog order); abstains with a warning when none reaches it.
+ * `minScore` (ties in catalog order); abstains with a warning when none reaches it. With a
+ * semantic turn, relevance is the fused score over every such tool (see `rankFused`).
  */
 function addFallback(turn: Turn): void {
   const { index } = turn;
   const { query } = turn.reading;
   const fallback = turn.settings.fallback!;
   const relevance = index.relevance();
-  const maxScore = relevance.maxScore(query);
-  const results = relevance.search(
-    query,
-    fallback.k,
-    (doc) => index.strategyOfGroup[index.groupOfTool[doc]!] === 'keyword',
-  );
+  const accept = (doc: number) => index.strategyOfGroup[index.groupOfTool[doc]!] === 'keyword';
+  const { semantic } = turn;
+  const maxScore = semantic === undefined ? relevance.maxScore(query) : 1;
+  const results =
+    semantic === undefined
+      ? relevance.search(query, fallback.k, accept)
+      : rankFused(index, query, semantic, fallback.k, accept);
   let best = 0;
   let added = 0;
   for (const { doc, raw } of results) {
