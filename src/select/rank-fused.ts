@@ -3,10 +3,14 @@ import { type RankingQuery, type ScoredDocument, topK } from './relevance-index.
 import type { SelectionIndex } from './selection-index.js';
 import type { SemanticTurn } from './semantic-index.js';
 
+/** Up to this many results are kept by insertion; more are sorted. */
+const INSERTION_LIMIT = 32;
+
 /**
  * The `k` tools with the best fused score (see `fuseScores`), best first, ties in catalog
  * order, over every tool `accept` allows: dense retrieval over the whole catalog, so a tool
- * that shares no word with the query is found. `raw` holds the fused score (0-1).
+ * that shares no word with the query is found. `raw` holds the fused score (0-1). Cost: the
+ * query's postings plus one dot product per tool.
  */
 export function rankFused(
   index: SelectionIndex,
@@ -16,20 +20,30 @@ export function rankFused(
   accept?: (doc: number) => boolean,
 ): ScoredDocument[] {
   const relevance = index.relevance();
+  const count = index.tools.length;
   const maxScore = relevance.maxScore(query);
-  const lexical = new Float64Array(index.tools.length);
-  if (maxScore > 0) {
-    for (const { doc, raw } of relevance.search(query, index.tools.length)) {
-      lexical[doc] = raw / maxScore;
-    }
-  }
+  const docs = Array.from({ length: count }, (_, doc) => doc);
+  const raw = new Array<number>(count).fill(0);
+  if (maxScore > 0 && count > 0) relevance.scoreRanges(query, [0, count], docs, 0, count, raw);
+  const best: ScoredDocument[] = [];
   const scored: ScoredDocument[] = [];
-  for (let doc = 0; doc < index.tools.length; doc++) {
+  for (let doc = 0; doc < count; doc++) {
     if (accept !== undefined && !accept(doc)) continue;
-    const raw = fuseScores(lexical[doc]!, semantic.score(doc), semantic.weight);
-    if (raw > 0) scored.push({ doc, raw });
+    const lexical = maxScore > 0 ? raw[doc]! / maxScore : 0;
+    const fused = fuseScores(lexical, semantic.score(doc), semantic.weight);
+    if (!(fused > 0)) continue;
+    if (k > INSERTION_LIMIT) {
+      scored.push({ doc, raw: fused });
+      continue;
+    }
+    // docs come in catalog order, so a tie goes after what is already kept
+    if (best.length === k && fused <= best[k - 1]!.raw) continue;
+    let at = best.length;
+    while (at > 0 && fused > best[at - 1]!.raw) at--;
+    best.splice(at, 0, { doc, raw: fused });
+    if (best.length > k) best.pop();
   }
-  return topK(scored, k);
+  return k > INSERTION_LIMIT ? topK(scored, k) : best;
 }
 
 /**
