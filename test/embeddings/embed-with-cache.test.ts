@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -84,6 +84,26 @@ describe('embedWithCache', () => {
         }),
         `is not ${TOPIC_DIMENSIONS} base64 float32 numbers`,
       ],
+      [JSON.stringify({ format: 'toolcap-embedding-cache', version: 2 }), 'its version 2 is not 1'],
+      [
+        JSON.stringify({
+          format: 'toolcap-embedding-cache',
+          version: 1,
+          embedder: 'topic-test',
+          dimensions: 0,
+        }),
+        '"dimensions" must be a positive integer, got 0',
+      ],
+      [
+        JSON.stringify({
+          format: 'toolcap-embedding-cache',
+          version: 1,
+          embedder: 'topic-test',
+          dimensions: 3,
+          vectors: [],
+        }),
+        '"vectors" must be an object of base64 vectors by text hash',
+      ],
     ] as const) {
       writeFileSync(file, content);
       const again = createTopicEmbedder();
@@ -112,6 +132,19 @@ describe('embedWithCache', () => {
         message: expect.stringContaining('could not be written'),
       }),
     ]);
+  });
+
+  it('ignores a cache path it cannot read as a file, and says it could not save', async () => {
+    const cacheDir = freshDir();
+    const embedder = createTopicEmbedder();
+    mkdirSync(embeddingCacheFile(cacheDir, embedder.id), { recursive: true });
+    const result = await embedWithCache(embedder, ['bill'], { cacheDir });
+    expect(result.vectors).toHaveLength(1);
+    expect(result.warnings.map((warning) => warning.code)).toEqual([
+      'EMBEDDING_CACHE_IGNORED',
+      'EMBEDDING_CACHE_NOT_SAVED',
+    ]);
+    expect(result.warnings[0]!.message).toContain('it cannot be read');
   });
 
   it('keeps vectors in memory only without a cache directory', async () => {

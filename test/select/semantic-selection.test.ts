@@ -75,6 +75,15 @@ describe('semantic search', () => {
     expect(selection.warnings.map((warning) => warning.code)).toEqual(['FALLBACK_ABSTAINED']);
   });
 
+  it('ranks the same whatever k', async () => {
+    const registry = registryWith();
+    const many = await registry.searchAsync('pay the fees for the meeting', { k: 40 });
+    expect(many.length).toBeGreaterThan(2);
+    expect(await registry.searchAsync('pay the fees for the meeting', { k: 2 })).toEqual(
+      many.slice(0, 2),
+    );
+  });
+
   it('gives the sync path with a query vector the same results', async () => {
     const registry = registryWith();
     await registry.prepareSemantic();
@@ -232,6 +241,23 @@ describe('semantic errors', () => {
     await expect(createRegistry().prepareSemantic()).rejects.toMatchObject({
       code: 'SEMANTIC_NOT_CONFIGURED',
     });
+  });
+
+  it('rejects query vectors of another length than the tool vectors', async () => {
+    const topics = createTopicEmbedder();
+    let calls = 0;
+    const shifting: Embedder = {
+      id: 'shifting',
+      embed: async (texts) => {
+        const vectors = await topics.embed(texts);
+        return calls++ === 0 ? vectors : vectors.map((vector) => [...Array.from(vector), 0]);
+      },
+    };
+    const registry = registryWith({ embedder: shifting });
+    await registry.prepareSemantic();
+    await expect(registry.searchAsync('pay the fees')).rejects.toThrow(
+      `embedder "shifting" made a ${TOPIC_DIMENSIONS + 1}-dimensional query vector, but its tool vectors have ${TOPIC_DIMENSIONS}`,
+    );
   });
 
   it('checks options before embedding anything', async () => {
