@@ -54,7 +54,8 @@ export async function readWordVectors(
     );
   }
   try {
-    const store = new VectorStore();
+    // a number takes 8-10 bytes of text in these files: size / 8 numbers rarely needs to grow
+    const store = new VectorStore(Math.ceil((await handle.stat()).size / 8));
     const fail = (where: string, problem: string) =>
       new ToolcapError(
         'WORD_VECTORS_INVALID',
@@ -108,7 +109,12 @@ function detectFormat(data: Buffer, store: VectorStore, fail: Fail): ChunkParser
 class VectorStore {
   readonly rows = new Map<string, number>();
   dimensions = 0;
-  #values = new Float32Array(1 << 16);
+  #values: Float32Array;
+
+  /** `capacity`: the numbers expected, so a large file is not copied as the table grows. */
+  constructor(capacity: number) {
+    this.#values = new Float32Array(Math.max(1 << 16, capacity));
+  }
 
   /** A new row for `word` (undefined when the word already has one), zero-filled. */
   add(word: string): number | undefined {
@@ -128,8 +134,12 @@ class VectorStore {
     this.#values[row * this.dimensions + column] = value;
   }
 
+  /** The rows' values: a view when it fills most of the table, else a copy that fits. */
   trimmed(): Float32Array {
-    return this.#values.slice(0, this.rows.size * this.dimensions);
+    const length = this.rows.size * this.dimensions;
+    return length >= this.#values.length * 0.75
+      ? this.#values.subarray(0, length)
+      : this.#values.slice(0, length);
   }
 }
 

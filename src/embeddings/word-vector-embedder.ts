@@ -36,7 +36,7 @@ const WEIGHTING = 'commonness-0.6';
  * library's tokenizer (a compound the file lacks counts through its parts: `getAgenda` → get,
  * agenda), stopwords are left out, and each word weighs `1 − 0.6 × its commonness in English`,
  * so "get" or "show" count less than "invoice". A text with no known word gets a zero vector.
- * The file is read on the first `embed` (a few seconds and ~140 MB for the 100-dimensional
+ * The file is read on the first `embed` (about 3 s and 210 MB for the 100-dimensional
  * wink vectors), then kept.
  */
 export function createWordVectorEmbedder(options: WordVectorEmbedderOptions): Embedder {
