@@ -41,20 +41,24 @@ export interface SemanticScorer {
   weight: number;
 }
 
+/** The registry's semantic scorer, prepared on first use (`signal` aborts preparing it). */
+export type SemanticScorerSource = (signal: AbortSignal | undefined) => Promise<SemanticScorer>;
+
 /**
  * `select` with semantic scores: the message and the history messages in the window are
  * embedded (one call, cached per text), combined by `combineTurnVectors`, and the selection is
- * made with the fused scores. Options are checked before anything is embedded.
+ * made with the fused scores. Options are checked before anything is prepared or embedded.
  */
 export async function selectToolsAsync(
   index: SelectionIndex,
-  scorer: SemanticScorer,
+  source: SemanticScorerSource,
   message: string,
   options: SelectAsyncOptions = {},
 ): Promise<Selection> {
   const { value: signal, rest } = takeOption<AbortSignal>(options, 'signal');
   const settings = resolveSelectOptions(message, rest);
   checkSignal(signal, 'INVALID_SELECT_OPTION');
+  const scorer = await source(signal);
   const history: string[] = [];
   for (const entry of settings.history) {
     if (typeof entry === 'string') history.push(entry);
@@ -76,14 +80,15 @@ export async function selectToolsAsync(
 /** `search` with semantic scores: the query is embedded (cached per text), then ranked fused. */
 export async function searchToolsAsync(
   index: SelectionIndex,
-  scorer: SemanticScorer,
+  source: SemanticScorerSource,
   query: string,
   options: SearchAsyncOptions = {},
 ): Promise<SearchResult[]> {
   const { value: signal, rest } = takeOption<AbortSignal>(options, 'signal');
-  // checked before embedding: a bad option fails without a request
+  // checked before preparing or embedding: a bad option fails without a request
   resolveSearchOptions(query, rest);
   checkSignal(signal, 'INVALID_SEARCH_OPTION');
+  const scorer = await source(signal);
   const [vector] = await scorer.index.embedQueries([query], signal);
   return searchTools(
     index,

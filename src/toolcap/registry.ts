@@ -260,30 +260,18 @@ class ToolRegistry implements Registry {
 
   async selectAsync(message: string, options: SelectAsyncOptions = {}): Promise<Selection> {
     if (this.settings.semantic === undefined) {
-      return selectTools(
-        this.#selectionIndex(),
-        message,
-        takeOption(options, 'signal').rest as SelectOptions,
-      );
+      const { rest } = takeOption(options, 'signal');
+      return selectTools(this.#selectionIndex(), message, rest as SelectOptions);
     }
-    const { scorer } = await this.#prepareSemantic(
-      takeOption<AbortSignal>(options, 'signal').value,
-    );
-    return selectToolsAsync(this.#selectionIndex(), scorer, message, options);
+    return selectToolsAsync(this.#selectionIndex(), this.#semanticScorer, message, options);
   }
 
   async searchAsync(query: string, options: SearchAsyncOptions = {}): Promise<SearchResult[]> {
     if (this.settings.semantic === undefined) {
-      return searchTools(
-        this.#selectionIndex(),
-        query,
-        takeOption(options, 'signal').rest as SearchOptions,
-      );
+      const { rest } = takeOption(options, 'signal');
+      return searchTools(this.#selectionIndex(), query, rest as SearchOptions);
     }
-    const { scorer } = await this.#prepareSemantic(
-      takeOption<AbortSignal>(options, 'signal').value,
-    );
-    return searchToolsAsync(this.#selectionIndex(), scorer, query, options);
+    return searchToolsAsync(this.#selectionIndex(), this.#semanticScorer, query, options);
   }
 
   async prepareSemantic(options: { signal?: AbortSignal } = {}): Promise<SemanticReport> {
@@ -345,6 +333,9 @@ class ToolRegistry implements Registry {
   static snapshotOf(registry: ToolRegistry): RegistrySnapshot {
     return registry.#snapshot;
   }
+
+  readonly #semanticScorer = async (signal: AbortSignal | undefined) =>
+    (await this.#prepareSemantic(signal)).scorer;
 
   /** The semantic index of this snapshot, built once; a failed build is retried next call. */
   #prepareSemantic(

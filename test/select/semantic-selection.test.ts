@@ -260,10 +260,9 @@ describe('semantic errors', () => {
     );
   });
 
-  it('checks options before embedding anything', async () => {
+  it('checks options before preparing or embedding anything', async () => {
     const embedder = createTopicEmbedder();
     const registry = registryWith({ embedder });
-    await registry.prepareSemantic();
     await expect(registry.selectAsync('x', { maxTools: 0 })).rejects.toThrow(
       'maxTools must be a positive integer',
     );
@@ -273,7 +272,10 @@ describe('semantic errors', () => {
     await expect(
       registry.selectAsync('x', { signal: 'soon' as unknown as AbortSignal }),
     ).rejects.toThrow('signal must be an AbortSignal');
-    expect(embedder.calls).toHaveLength(1);
+    await expect(registry.searchAsync('x', { signal: {} as AbortSignal })).rejects.toThrow(
+      'signal must be an AbortSignal',
+    );
+    expect(embedder.calls).toEqual([]);
   });
 
   it('checks the semantic registry option', () => {
