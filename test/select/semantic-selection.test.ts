@@ -103,6 +103,14 @@ describe('semantic selection', () => {
     expect(selection.tools[0]!.reason).toMatchObject({ strategy: 'fallback', matched: [] });
   });
 
+  it('ranks by the fused score with the relevance option', async () => {
+    const registry = registryWith();
+    expect(registry.select('pay the fees', { relevance: { k: 2 } }).names).toEqual([]);
+    const selection = await registry.selectAsync('pay the fees', { relevance: { k: 2 } });
+    expect(selection.names).toEqual(['create_invoice', 'list_invoices']);
+    expect(selection.tools[0]!.reason).toMatchObject({ strategy: 'relevance', matched: [] });
+  });
+
   it('reports fused 0-1 scores for the tools of matched groups', async () => {
     const registry = registryWith();
     const lexical = registry.select('schedule a meeting about the invoice', { order: 'relevance' });
