@@ -59,16 +59,22 @@ describe('README', () => {
   });
 
   it("runs the quick start's main job on the bundled schemas", async () => {
-    const commands = (QUICK_START[0] ?? '').split(' && ').filter((command) => command.startsWith('npx toolcap '));
+    const commands = (QUICK_START[0] ?? '')
+      .split(' && ')
+      .filter((command) => command.startsWith('npx toolcap '));
     expect(commands).toHaveLength(2);
     const [validate, select] = await Promise.all(
       commands.map((command) =>
-        run(process.execPath, [CLI, ...shellWords(command).slice(2)], { cwd: ROOT, timeout: 30_000 }),
+        run(process.execPath, [CLI, ...shellWords(command).slice(2)], {
+          cwd: ROOT,
+          timeout: 30_000,
+        }),
       ),
     );
     expect(validate?.stdout).toBe('5 group(s), 16 tool(s): 0 error(s), 0 warning(s)\n');
     const chosen = (select?.stdout ?? '').split('\nDROPPED')[0] ?? '';
-    for (const tool of ['create_event', 'add_task', 'recall_journal']) expect(chosen).toContain(tool);
+    for (const tool of ['create_event', 'add_task', 'recall_journal'])
+      expect(chosen).toContain(tool);
     expect(chosen).not.toContain('read_project_doc');
     expect(select?.stdout).toMatch(/read_project_doc\s+project_docs\s+MISSING_CONTEXT/);
   });
@@ -81,7 +87,8 @@ describe('README', () => {
   });
 
   it('a snippet with a type error is caught (the check can fail)', () => {
-    const broken = "import { loadRegistry } from 'tool-capabilities';\nconst registry = await loadRegistry();\nregistry.select(42);\n";
+    const broken =
+      "import { loadRegistry } from 'tool-capabilities';\nconst registry = await loadRegistry();\nregistry.select(42);\n";
     expect(typeErrors(broken, '__broken_turn').join('\n')).toMatch(/number.*string/);
   });
 });
@@ -90,6 +97,7 @@ describe('docs/guide snippets', () => {
   it.each([
     ['docs/guide/agent-loop.md', 0],
     ['docs/guide/getting-started.md', 0],
+    ['docs/guide/semantic.md', 0],
   ])('%s: code block %i typechecks', (page, index) => {
     const block = codeBlocks(read(page), 'ts')[index];
     expect(block).toBeDefined();
