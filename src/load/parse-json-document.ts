@@ -69,7 +69,8 @@ export function parseJsonDocument(rawText: string): ParseJsonResult {
         locator ??= createLocator(text);
         return locator(pointer);
       },
-      findDuplicateKeys: () => findDuplicateKeys(text),
+      findDuplicateKeys: () =>
+        keyOccurrencesAtMost(text) === countKeys(value) ? [] : findDuplicateKeys(text),
     },
   };
 }
@@ -380,6 +381,45 @@ function createLocator(text: string): (pointer: string) => TextPosition | undefi
 
 function unescapeToken(token: string): string {
   return token.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+/**
+ * An upper bound on the number of object keys written in valid JSON `text`: the quotes followed
+ * (after whitespace) by a colon. Every key's closing quote is; inside a string only an escaped
+ * quote (`\":`) or an opening quote before a colon can be, and those only raise the bound.
+ * When it equals the parsed keys, no key was written twice: the common case costs a quote
+ * search instead of the full scan.
+ */
+function keyOccurrencesAtMost(text: string): number {
+  let count = 0;
+  for (let quote = text.indexOf('"'); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let next = quote + 1;
+    let code = text.charCodeAt(next);
+    while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
+      code = text.charCodeAt(++next);
+    }
+    if (code === 0x3a) count++;
+  }
+  return count;
+}
+
+/** How many keys the objects of a parsed JSON value hold, all levels together. */
+function countKeys(value: JsonValue): number {
+  let count = 0;
+  const stack: JsonValue[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+      continue;
+    }
+    for (const key in node) {
+      count++;
+      stack.push(node[key]!);
+    }
+  }
+  return count;
 }
 
 /** One open object or array during the duplicate-key scan. */

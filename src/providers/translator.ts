@@ -6,12 +6,7 @@ import type {
   ProviderTranslator,
   TranslationContext,
 } from './provider-translator.js';
-import type {
-  ProviderId,
-  ToolTranslationMetadata,
-  TranslateOptions,
-  TranslationResult,
-} from './provider-types.js';
+import type { ProviderId, TranslateOptions, TranslationResult } from './provider-types.js';
 import { prepareTool, translateTools } from './translate.js';
 
 /** Translations kept per provider and options: `translate`, with a memory. */
@@ -187,13 +182,11 @@ function freezeResult<P extends ProviderId>(result: TranslationResult<P>): Trans
 
 /** Fresh containers over the frozen entries of a cached result. */
 function copyResult<P extends ProviderId>(result: TranslationResult<P>): TranslationResult<P> {
-  const metadata: Record<string, ToolTranslationMetadata> = {};
-  for (const name of Object.keys(result.metadata)) {
-    defineEntry(metadata, name, result.metadata[name]);
-  }
   return {
     payload: [...(result.payload as readonly unknown[])] as TranslationResult<P>['payload'],
-    metadata,
+    // spread defines own properties (a tool named "__proto__" stays a key), and copies a
+    // frozen object's properties in one step
+    metadata: { ...result.metadata },
     warnings: [...result.warnings],
   };
 }

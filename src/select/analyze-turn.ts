@@ -30,6 +30,8 @@ const WORD_CACHE_LIMIT = 50_000;
  */
 export class WordCache {
   readonly #codes = new Map<string, number>();
+  /** The terms of words no tool contains (a turn reports them, so their stems are kept too). */
+  readonly #unknownTerms = new Map<string, string>();
   readonly #analyzer: TextAnalyzer;
   readonly #vocabulary: TermVocabulary;
 
@@ -46,15 +48,19 @@ export class WordCache {
       const id = this.#vocabulary.idOf(term);
       const ignored = this.#analyzer.isStopword(word) || isTooShort(term);
       code = (id + 1) * 2 + (ignored ? 1 : 0);
-      if (this.#codes.size >= WORD_CACHE_LIMIT) this.#codes.clear();
+      if (this.#codes.size >= WORD_CACHE_LIMIT) {
+        this.#codes.clear();
+        this.#unknownTerms.clear();
+      }
       this.#codes.set(word, code);
+      if (id < 0 && !ignored) this.#unknownTerms.set(word, term);
     }
     return code;
   }
 
   /** The stemmed term of a word. */
   term(word: string): string {
-    return this.#analyzer.stem(word);
+    return this.#unknownTerms.get(word) ?? this.#analyzer.stem(word);
   }
 
   tokenize(text: string) {

@@ -1,6 +1,6 @@
 import type { AnalyzedTurn } from './analyze-turn.js';
 import type { RankingSettings } from './ranking-settings.js';
-import type { SelectionIndex } from './selection-index.js';
+import type { LexicalTerm, SelectionIndex } from './selection-index.js';
 
 /**
  * The ranking query of a turn. The first `own` terms are the turn's own words (the message's,
@@ -11,7 +11,7 @@ import type { SelectionIndex } from './selection-index.js';
 export interface TurnQuery {
   ids: number[];
   weights: number[];
-  /** The word each term came from (`word→term` for a related word). */
+  /** The word each term came from (for a related word, the word it is related to; see `queryWord`). */
   words: string[];
   /** How many leading terms are the turn's own words. */
   own: number;
@@ -31,54 +31,55 @@ export function buildRankingQuery(
   history: readonly AnalyzedTurn[],
   settings: RankingSettings,
 ): TurnQuery {
-  const { vocabulary } = index;
   const query: TurnQuery = { ids: [], weights: [], words: [], own: 0, unknown: 0 };
-  const weightOf = (term: string) =>
-    1 - settings.commonnessDamping * index.lexical(term).commonness;
-  const weightOfId = (id: number) =>
-    1 - settings.commonnessDamping * index.lexicalOf(id).commonness;
-  const add = (id: number, word: string, weight: number) => {
-    query.ids.push(id);
-    query.words.push(word);
-    query.weights.push(weight);
-  };
+  const damping = settings.commonnessDamping;
+  const { ids, weights, words } = query;
   message.queryIds.forEach((id, slot) => {
-    add(id, message.queryWords[slot]!, weightOfId(id));
+    ids.push(id);
+    words.push(message.queryWords[slot]!);
+    weights.push(1 - damping * index.lexicalOf(id).commonness);
   });
-  for (const { term } of message.unknown) query.unknown += weightOf(term);
+  const unknown = message.unknown.map(({ word, term }) => {
+    const lexical = index.lexical(term);
+    const weight = 1 - damping * lexical.commonness;
+    query.unknown += weight;
+    return { word, lexical, weight };
+  });
   for (const earlier of history) {
     earlier.queryIds.forEach((id, slot) => {
-      if (query.ids.includes(id)) return;
-      add(id, earlier.queryWords[slot]!, settings.historyWeight * weightOfId(id));
+      if (ids.includes(id)) return;
+      ids.push(id);
+      words.push(earlier.queryWords[slot]!);
+      weights.push(settings.historyWeight * (1 - damping * index.lexicalOf(id).commonness));
     });
   }
-  query.own = query.ids.length;
+  const own = ids.length;
+  query.own = own;
   if (settings.relatedWeight > 0) {
-    const sources = [
-      ...query.ids.map((id, slot) => ({
-        lexical: index.lexicalOf(id),
-        word: query.words[slot]!,
-        weight: query.weights[slot]!,
-      })),
-      ...message.unknown.map(({ word, term }) => ({
-        lexical: index.lexical(term),
-        word,
-        weight: weightOf(term),
-      })),
-    ];
-    for (const source of sources) {
+    const expand = (lexical: LexicalTerm, word: string, weight: number) => {
       let added = 0;
-      for (const related of source.lexical.related) {
+      for (const related of lexical.related) {
         if (added === settings.relatedPerWord) break;
-        if (query.ids.includes(related.id)) continue;
+        if (ids.includes(related.id)) continue;
         added++;
-        add(
-          related.id,
-          `${source.word}→${vocabulary.termOf(related.id)}`,
-          source.weight * settings.relatedWeight * related.weight,
-        );
+        ids.push(related.id);
+        words.push(word);
+        weights.push(weight * settings.relatedWeight * related.weight);
       }
+    };
+    for (let slot = 0; slot < own; slot++) {
+      expand(index.lexicalOf(ids[slot]!), words[slot]!, weights[slot]!);
     }
+    for (const { lexical, word, weight } of unknown) expand(lexical, word, weight);
   }
   return query;
+}
+
+/**
+ * How term `slot` of `query` is shown in `matched`: the word itself, or `word→term` for a
+ * related word (built only when shown: most related terms are never reported).
+ */
+export function queryWord(index: SelectionIndex, query: TurnQuery, slot: number): string {
+  const word = query.words[slot]!;
+  return slot < query.own ? word : `${word}→${index.vocabulary.termOf(query.ids[slot]!)}`;
 }

@@ -1,10 +1,7 @@
 import { fuseScores } from './fuse-scores.js';
-import { type RankingQuery, type ScoredDocument, topK } from './relevance-index.js';
+import { type RankingQuery, type ScoredDocument, TopK } from './relevance-index.js';
 import type { SelectionIndex } from './selection-index.js';
 import type { SemanticTurn } from './semantic-index.js';
-
-/** Up to this many results are kept by insertion; more are sorted. */
-const INSERTION_LIMIT = 32;
 
 /**
  * The `k` tools with the best fused score (see `fuseScores`), best first, ties in catalog
@@ -25,25 +22,14 @@ export function rankFused(
   const docs = Array.from({ length: count }, (_, doc) => doc);
   const raw = new Array<number>(count).fill(0);
   if (maxScore > 0 && count > 0) relevance.scoreRanges(query, [0, count], docs, 0, count, raw);
-  const best: ScoredDocument[] = [];
-  const scored: ScoredDocument[] = [];
+  const best = new TopK(k);
   for (let doc = 0; doc < count; doc++) {
     if (accept !== undefined && !accept(doc)) continue;
     const lexical = maxScore > 0 ? raw[doc]! / maxScore : 0;
     const fused = fuseScores(lexical, semantic.score(doc), semantic.weight);
-    if (!(fused > 0)) continue;
-    if (k > INSERTION_LIMIT) {
-      scored.push({ doc, raw: fused });
-      continue;
-    }
-    // docs come in catalog order, so a tie goes after what is already kept
-    if (best.length === k && fused <= best[k - 1]!.raw) continue;
-    let at = best.length;
-    while (at > 0 && fused > best[at - 1]!.raw) at--;
-    best.splice(at, 0, { doc, raw: fused });
-    if (best.length > k) best.pop();
+    if (fused > 0) best.offer(doc, fused);
   }
-  return k > INSERTION_LIMIT ? topK(scored, k) : best;
+  return best.results();
 }
 
 /**

@@ -23,6 +23,12 @@ export interface RankingSettings {
   /** Most related words per own word (the lexicon's strongest first). */
   readonly relatedPerWord: number;
   /**
+   * Related words found in more than this share of the catalog's tools (0-1), and in more than
+   * `RELATED_MIN_DOCUMENTS` tools, are left out: in a large catalog such a word ("time",
+   * "list") says little about any one tool, and scoring it costs the most.
+   */
+  readonly relatedMaxShare: number;
+  /**
    * How much a word's commonness in general English (0-1, from the lexicon) lowers its weight:
    * `weight × (1 − commonnessDamping × commonness)`, so "get", "show" or "make" count less
    * than "invoice". English analyzers only.
@@ -36,6 +42,14 @@ export interface RankingSettings {
   readonly historyGroupBoost: number;
 }
 
+/** A related word found in at most this many tools is never left out for being common. */
+export const RELATED_MIN_DOCUMENTS = 20;
+
+/** The most tools a related word may be found in, in a catalog of `tools` tools. */
+export function relatedMaxDocuments(settings: RankingSettings, tools: number): number {
+  return Math.max(RELATED_MIN_DOCUMENTS, settings.relatedMaxShare * tools);
+}
+
 /** The defaults. */
 export const DEFAULT_RANKING: RankingSettings = Object.freeze({
   fields: DOCUMENT_FIELDS,
@@ -43,6 +57,7 @@ export const DEFAULT_RANKING: RankingSettings = Object.freeze({
   relatedWeight: 0.5,
   relatedMinCommonness: 0.05,
   relatedPerWord: 4,
+  relatedMaxShare: 0.05,
   commonnessDamping: 0.6,
   historyGroupBoost: 0.2,
 });

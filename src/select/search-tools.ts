@@ -1,7 +1,7 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { describeValue } from '../util/check-options.js';
 import { type AnalyzedTurn, analyzeTurn } from './analyze-turn.js';
-import { buildRankingQuery } from './build-ranking-query.js';
+import { buildRankingQuery, queryWord } from './build-ranking-query.js';
 import { compareStrings } from './keyword-index.js';
 import { rankFused } from './rank-fused.js';
 import { checkPositiveInteger, checkScore } from './resolve-select-options.js';
@@ -32,7 +32,7 @@ export function searchTools(
   const analyzed = analyzeTurn(query, index.words());
   if (typoTolerance) addTypoTerms(index, analyzed);
   const ranking = buildRankingQuery(index, analyzed, [], index.ranking);
-  const { ids, words } = ranking;
+  const { ids } = ranking;
 
   let accept: ((doc: number) => boolean) | undefined;
   if (groups !== undefined) {
@@ -51,7 +51,9 @@ export function searchTools(
     const tool = index.tools[doc]!;
     const matched: string[] = [];
     ids.forEach((id, slot) => {
-      if (relevance.hasTerm(doc, id) && !matched.includes(words[slot]!)) matched.push(words[slot]!);
+      if (!relevance.hasTerm(doc, id)) return;
+      const word = queryWord(index, ranking, slot);
+      if (!matched.includes(word)) matched.push(word);
     });
     results.push({ name: tool.name, group: tool.group, score, matched, tool });
   }

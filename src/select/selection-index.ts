@@ -10,7 +10,7 @@ import { getDefaultTextAnalyzer, type TextAnalyzer } from '../text/text-analyzer
 import { TypoIndex } from '../text/typo-index.js';
 import { WordCache } from './analyze-turn.js';
 import { KeywordIndex } from './keyword-index.js';
-import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
+import { DEFAULT_RANKING, type RankingSettings, relatedMaxDocuments } from './ranking-settings.js';
 import { RelevanceIndex } from './relevance-index.js';
 import { TermVocabulary } from './term-vocabulary.js';
 import type { ContextCheck } from './types.js';
@@ -248,10 +248,14 @@ export class SelectionIndex {
     if (entry === undefined) {
       const relevance = this.relevance();
       const related: { id: number; weight: number }[] = [];
+      const maxDocuments = relatedMaxDocuments(this.ranking, this.tools.length);
       for (const candidate of relatedTerms(term)) {
         if (commonness(candidate.term) < this.ranking.relatedMinCommonness) continue;
         const id = this.vocabulary.idOf(candidate.term);
-        if (relevance.documentFrequency(id) > 0) related.push({ id, weight: candidate.weight });
+        const documents = relevance.documentFrequency(id);
+        if (documents > 0 && documents <= maxDocuments) {
+          related.push({ id, weight: candidate.weight });
+        }
       }
       entry = { commonness: commonness(term), related };
       if (this.#lexical.size >= LEXICAL_CACHE_LIMIT) this.#lexical.clear();

@@ -133,6 +133,18 @@ describe('findDuplicateKeys', () => {
     expect(result.document.findDuplicateKeys()).toEqual([]);
   });
 
+  it('finds repeats whatever the spacing before the colon, and is not fooled by colons in strings', () => {
+    const keys = (text: string) => {
+      const result = parseJsonDocument(text);
+      if (!result.ok) throw new Error('expected ok');
+      return result.document.findDuplicateKeys().map((duplicate) => duplicate.pointer);
+    };
+    expect(keys('{"a" : 1, "a"\n:\t2}')).toEqual(['/a']);
+    expect(keys('{"s": ":", "t": "x\\" : y", "u": {"v": 1, "v" :2}}')).toEqual(['/u/v']);
+    expect(keys('{"s": ":", "t": "x\\" : y", "u": {"v": 1, "w": 2}}')).toEqual([]);
+    expect(keys('[{"a": 1}, {"a": 1, "b": [{"a": 2}]}]')).toEqual([]);
+  });
+
   it('scans a 10,000-deep document without recursion', () => {
     const text = `${'{"k":'.repeat(10_000)}{"d": 1, "d": 2}${'}'.repeat(10_000)}`;
     const result = parseJsonDocument(text);

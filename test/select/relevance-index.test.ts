@@ -99,6 +99,55 @@ describe('RelevanceIndex', () => {
     }
   });
 
+  it('keeps the k best of a query that touches every tool, ties in catalog order, for any k', () => {
+    const groups = Array.from({ length: 12 }, (_, g) =>
+      group(
+        `g${g}`,
+        { strategy: 'keyword', keywords: [`k${g}`] },
+        Array.from({ length: 15 }, (_, t) =>
+          tool(`g${g}_t${t}`, { description: `Records ${t % 4 === 0 ? 'ledger ' : ''}item.` }),
+        ),
+      ),
+    );
+    const large = registryOf(groups);
+    const vocabulary = new TermVocabulary();
+    const index = new RelevanceIndex(large.list(), large.groups(), analyzer, vocabulary);
+    const id = (word: string) => vocabulary.idOf(analyzer.stem(word));
+    const query = q([id('records'), id('ledger')], [1, 1]);
+    const all = index.search(query, 1000);
+    expect(all).toHaveLength(180);
+    const expected = [...all].sort((a, b) => b.raw - a.raw || a.doc - b.doc);
+    expect(all).toEqual(expected);
+    for (const k of [1, 5, 32, 33, 100]) {
+      expect(index.search(query, k)).toEqual(expected.slice(0, k));
+    }
+    // ties: the 45 "ledger" tools score alike and come in catalog order
+    expect(index.search(query, 3).map((result) => result.doc)).toEqual([0, 4, 8]);
+  });
+
+  it('breaks ties by catalog order even when later tools are found first', () => {
+    // "alpha" in the first 90 tools, "beta" in the last 90: the same weight for all 180
+    const groups = Array.from({ length: 12 }, (_, g) =>
+      group(
+        `g${g}`,
+        { strategy: 'keyword', keywords: [`k${g}`] },
+        Array.from({ length: 15 }, (_, t) =>
+          tool(`g${g}_t${t}`, { description: `${g < 6 ? 'Alpha' : 'Beta'} item.` }),
+        ),
+      ),
+    );
+    const large = registryOf(groups);
+    const vocabulary = new TermVocabulary();
+    const index = new RelevanceIndex(large.list(), large.groups(), analyzer, vocabulary);
+    const id = (word: string) => vocabulary.idOf(analyzer.stem(word));
+    const query = q([id('beta'), id('alpha')], [1, 1]);
+    for (const k of [3, 40]) {
+      expect(index.search(query, k).map((result) => result.doc)).toEqual(
+        Array.from({ length: k }, (_, doc) => doc),
+      );
+    }
+  });
+
   it('searches best first with catalog-order ties, k and a filter', () => {
     const { index, id } = build();
     const results = index.search(q([id('records')]), 10);

@@ -102,6 +102,38 @@ describe('registry.search', () => {
     expect(diluted).toBeLessThan(full);
   });
 
+  it('finds a tool through a related word of the query, and says which', () => {
+    const shop = registryOf([
+      group('shop', { strategy: 'always' }, [
+        tool('purchase_item', { description: 'Purchase an item from the store.' }),
+        tool('list_orders', { description: 'List the orders placed so far.' }),
+      ]),
+    ]);
+    const results = shop.search('buy a lamp');
+    expect(results.map((result) => result.name)).toEqual(['purchase_item']);
+    expect(results[0]!.matched).toEqual(['buy→purchas']);
+  });
+
+  it('leaves out a related word that most of a large catalog contains', () => {
+    // "purchase" (related to "buy") in `with` of 200 tools: at most max(20, 5%) may hold it
+    const catalog = (count: number) =>
+      registryOf([
+        group(
+          'shop',
+          { strategy: 'always' },
+          Array.from({ length: 200 }, (_, index) =>
+            tool(`tool_${index}`, {
+              description: index < count ? 'Purchase something.' : `Handle case ${index}.`,
+            }),
+          ),
+        ),
+      ]);
+    expect(catalog(20).search('buy', { k: 50 })).toHaveLength(20);
+    expect(catalog(21).search('buy', { k: 50 })).toEqual([]);
+    // the word itself is still found, however common
+    expect(catalog(21).search('purchase', { k: 50 })).toHaveLength(21);
+  });
+
   it('tolerates typos only when asked, and marks them', () => {
     expect(names('forecsat')).toEqual([]);
     const results = registry.search('forecsat', { typoTolerance: true });

@@ -8,7 +8,11 @@ import { isTypoCandidate } from '../../text/typo-index.js';
 import { errorMessage } from '../../util/error-message.js';
 import { isTooShort } from '../analyze-turn.js';
 import { compareStrings } from '../keyword-index.js';
-import { DEFAULT_RANKING, type RankingSettings } from '../ranking-settings.js';
+import {
+  DEFAULT_RANKING,
+  type RankingSettings,
+  RELATED_MIN_DOCUMENTS,
+} from '../ranking-settings.js';
 import { type ResolvedSelectOptions, resolveSelectOptions } from '../resolve-select-options.js';
 import { roundScore } from '../round-score.js';
 import { DEFAULT_SEARCH_K } from '../search-tools.js';
@@ -700,7 +704,10 @@ function buildQuery(
       // the strongest relatedPerWord related words some tool contains, not already in the query
       const usable = relatedTerms(source.term).filter(
         (related) =>
-          commonness(related.term) >= settings.relatedMinCommonness && corpus.indexed(related.term),
+          commonness(related.term) >= settings.relatedMinCommonness &&
+          corpus.indexed(related.term) &&
+          corpus.documents(related.term) <=
+            Math.max(RELATED_MIN_DOCUMENTS, settings.relatedMaxShare * corpus.size),
       );
       let added = 0;
       for (const related of usable) {
@@ -807,6 +814,9 @@ interface Corpus {
   maxScore(query: Query): number;
   /** Whether some tool contains `term`. */
   indexed(term: string): boolean;
+  /** How many tools contain `term`, and how many tools there are. */
+  documents(term: string): number;
+  size: number;
   has(tool: RegisteredTool, term: string): boolean;
 }
 
@@ -913,5 +923,9 @@ function buildCorpus(input: ReferenceInput): Corpus {
     indexed(term) {
       return documentFrequency(term) > 0;
     },
+    documents(term) {
+      return documentFrequency(term);
+    },
+    size: tools.length,
   };
 }

@@ -1,4 +1,5 @@
 import { errorMessage } from '../../util/error-message.js';
+import { queryWord } from '../build-ranking-query.js';
 import { fuseScores } from '../fuse-scores.js';
 import type { GroupMatch } from '../keyword-index.js';
 import { rankFused } from '../rank-fused.js';
@@ -183,7 +184,11 @@ function addByRelevance(turn: Turn): void {
 function wordsIn(turn: Turn, doc: number): string[] {
   const { query } = turn.reading;
   const relevance = turn.index.relevance();
-  return query.words.filter((_, slot) => relevance.hasTerm(doc, query.ids[slot]!));
+  const words: string[] = [];
+  query.ids.forEach((id, slot) => {
+    if (relevance.hasTerm(doc, id)) words.push(queryWord(turn.index, query, slot));
+  });
+  return words;
 }
 
 /**
