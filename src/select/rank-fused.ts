@@ -38,8 +38,8 @@ export function rankFused(
  */
 export function fuseCandidateScores(
   semantic: SemanticTurn,
-  docs: readonly number[],
-  scores: number[],
+  docs: ArrayLike<number>,
+  scores: { [slot: number]: number },
   from: number,
   to: number,
 ): void {

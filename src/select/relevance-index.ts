@@ -160,10 +160,10 @@ export class RelevanceIndex {
   scoreRanges(
     query: RankingQuery,
     ranges: readonly number[],
-    docs: readonly number[],
+    docs: ArrayLike<number>,
     from: number,
     to: number,
-    out: number[],
+    out: { [slot: number]: number },
   ): void {
     const accumulator = this.#accumulator;
     const ascending = inAscendingOrder(ranges);

@@ -9,7 +9,7 @@ import { filterCandidates } from './stages/filter-candidates.js';
 import { orderCandidates } from './stages/order-candidates.js';
 import { readTurn } from './stages/read-turn.js';
 import { scoreCandidates } from './stages/score-candidates.js';
-import { Candidates, type Turn } from './turn.js';
+import type { Turn } from './turn.js';
 import type { Selection, SelectOptions } from './types.js';
 
 /**
@@ -29,19 +29,30 @@ export function selectTools(
 ): Selection {
   const settings = resolveSelectOptions(message, options);
   const warnings: Warning[] = [];
-  const turn: Turn = {
-    index,
-    message,
-    settings,
-    reading: readTurn(index, message, settings, warnings),
-    candidates: new Candidates(),
-    rankedRanges: [],
-    rankedStart: 0,
-    rankedEnd: 0,
-    dropped: [],
-    warnings,
-    semantic,
-  };
+  const reading = readTurn(index, message, settings, warnings);
+  const candidates = index.borrowCandidates();
+  try {
+    return runStages({
+      index,
+      message,
+      settings,
+      reading,
+      candidates,
+      rankedRanges: [],
+      rankedStart: 0,
+      rankedEnd: 0,
+      dropped: [],
+      warnings,
+      semantic,
+    });
+  } finally {
+    index.returnCandidates(candidates);
+  }
+}
+
+/** Stages 2-7 over a turn whose message and history are read. */
+function runStages(turn: Turn): Selection {
+  const { settings } = turn;
   collectCandidates(turn);
   scoreCandidates(turn);
   const survivors = filterCandidates(turn);

@@ -9,11 +9,12 @@ import { commonness, relatedTerms } from '../text/lexicon.js';
 import { getDefaultTextAnalyzer, type TextAnalyzer } from '../text/text-analyzer.js';
 import { TypoIndex } from '../text/typo-index.js';
 import { WordCache } from './analyze-turn.js';
+import { Candidates } from './candidates.js';
 import { KeywordIndex } from './keyword-index.js';
 import { DEFAULT_RANKING, type RankingSettings, relatedMaxDocuments } from './ranking-settings.js';
 import { RelevanceIndex } from './relevance-index.js';
 import { TermVocabulary } from './term-vocabulary.js';
-import type { ContextCheck } from './types.js';
+import type { ContextCheck, DroppedTool } from './types.js';
 
 /** What a registry snapshot hands to selection. */
 export interface SelectionIndexInput {
@@ -39,6 +40,8 @@ export interface LexicalTerm {
 
 const NOT_IN_LEXICON: LexicalTerm = Object.freeze({ commonness: 0, related: Object.freeze([]) });
 const LEXICAL_CACHE_LIMIT = 50_000;
+/** `maxTools` values whose drops are kept (a service uses one or two). */
+const DROP_CACHE_LIMIT = 8;
 
 /** Ranks of cost and latency estimates (the filters compare ranks). */
 export const COST_RANKS: Readonly<Record<string, number>> = { low: 0, medium: 1, high: 2 };
@@ -123,6 +126,10 @@ export class SelectionIndex {
   /** `lexical(term)` of the vocabulary's terms, by id (an array read instead of a hash). */
   #lexicalById: (LexicalTerm | undefined)[] = [];
   readonly #tokenEstimates = new Map<ProviderId, Float64Array>();
+  /** `OVER_MAX_TOOLS` drops by `maxTools` value, then by tool: made once, frozen, shared. */
+  readonly #overMaxToolsDrops = new Map<number, (DroppedTool | undefined)[]>();
+  /** The candidate list lent to turns; undefined while a turn has it. */
+  #spareCandidates: Candidates | undefined = new Candidates();
   #toolByName: ReadonlyMap<string, number> | undefined;
   #relevance: RelevanceIndex | undefined;
   #words: WordCache | undefined;
@@ -276,6 +283,45 @@ export class SelectionIndex {
       this.#lexicalById[id] = entry;
     }
     return entry;
+  }
+
+  /**
+   * The frozen `OVER_MAX_TOOLS` drop of `tool` under `maxTools`, made on first use: a large
+   * catalog's turn drops a hundred tools this way, and the entries never differ.
+   */
+  overMaxToolsDrop(tool: number, maxTools: number): DroppedTool {
+    let drops = this.#overMaxToolsDrops.get(maxTools);
+    if (drops === undefined) {
+      if (this.#overMaxToolsDrops.size >= DROP_CACHE_LIMIT) this.#overMaxToolsDrops.clear();
+      drops = new Array<DroppedTool | undefined>(this.tools.length).fill(undefined);
+      this.#overMaxToolsDrops.set(maxTools, drops);
+    }
+    let drop = drops[tool];
+    if (drop === undefined) {
+      drop = Object.freeze({
+        name: this.toolNames[tool]!,
+        group: this.toolGroups[tool]!,
+        code: 'OVER_MAX_TOOLS',
+        reason: `maxTools ${maxTools} is reached by higher-ranked tools (pinned, context, then matched groups round-robin by relevance); raise maxTools to include it`,
+      });
+      drops[tool] = drop;
+    }
+    return drop;
+  }
+
+  /**
+   * An empty candidate list for one turn. The index lends the same one turn after turn; a turn
+   * that starts while another holds it (a select inside a context check) gets a new one.
+   */
+  borrowCandidates(): Candidates {
+    const spare = this.#spareCandidates;
+    this.#spareCandidates = undefined;
+    return (spare ?? new Candidates()).clear();
+  }
+
+  /** Takes back a list from `borrowCandidates` once its turn is over. */
+  returnCandidates(candidates: Candidates): void {
+    this.#spareCandidates = candidates;
   }
 
   /** Estimated tokens of tool `tool`'s definition for `provider`, computed once per snapshot. */

@@ -1,84 +1,23 @@
 import type { Warning } from '../format/types.js';
+import type { Candidates } from './candidates.js';
 import type { ResolvedSelectOptions } from './resolve-select-options.js';
 import type { SelectionIndex } from './selection-index.js';
 import type { SemanticTurn } from './semantic-index.js';
 import type { TurnReading } from './stages/read-turn.js';
-import type { DroppedTool, SelectionStrategyName, TypoMatch } from './types.js';
+import type { DroppedTool } from './types.js';
 
-/**
- * Budget priority of a candidate, lowest first: pinned (`always`) tools, then `context` tools,
- * then tools of groups the message matched (`keyword`), then groups kept by history, then the
- * relevance fallback; with the `relevance` option, the tools ranked by relevance follow context.
- */
-export const ALWAYS = 0;
-export const CONTEXT = 1;
-export const KEYWORD = 2;
-export const HISTORY = 3;
-export const FALLBACK = 4;
-/** With the `relevance` option, in place of keyword, history and fallback. */
-export const RELEVANCE = 5;
-/** One of the strata above. */
-export type Stratum =
-  | typeof ALWAYS
-  | typeof CONTEXT
-  | typeof KEYWORD
-  | typeof HISTORY
-  | typeof FALLBACK
-  | typeof RELEVANCE;
-
-/** The strategy a selected tool of each stratum reports. */
-export const STRATEGY_OF_STRATUM: readonly SelectionStrategyName[] = [
-  'always',
-  'context',
-  'keyword',
-  'history',
-  'fallback',
-  'relevance',
-];
-
-/** What brought a candidate in; one object shared by the tools of a group. */
-export interface Evidence {
-  /** Keywords, context keys, a check name, called tools or query words (see SelectionReason). */
-  matched: readonly string[];
-  /** Keywords matched only through typo tolerance. */
-  typos: readonly TypoMatch[] | undefined;
-}
-
-/**
- * The candidate tools of a turn, as parallel arrays indexed by slot (no object per candidate:
- * a large catalog's turn has a hundred or more). Stages pass slots around.
- */
-export class Candidates {
-  /** Catalog position of each candidate. */
-  readonly tools: number[] = [];
-  readonly strata: Stratum[] = [];
-  /** What brought it in; one object shared by the candidates of a group. */
-  readonly evidence: Evidence[] = [];
-  /**
-   * Relevance to the turn: the BM25F score over the query's maximum (0-1; with `relevance`,
-   * plus the history boost); NaN in the strata that are not ranked.
-   */
-  readonly scores: number[] = [];
-
-  get count(): number {
-    return this.tools.length;
-  }
-
-  /** Adds `tools` with one stratum, evidence and score. */
-  add(tools: readonly number[], stratum: Stratum, evidence: Evidence, score: number): void {
-    for (const tool of tools) {
-      this.tools.push(tool);
-      this.strata.push(stratum);
-      this.evidence.push(evidence);
-      this.scores.push(score);
-    }
-  }
-
-  /** Higher score first, then catalog order: the order within ranked strata. */
-  compare(a: number, b: number): number {
-    return this.scores[b]! - this.scores[a]! || this.tools[a]! - this.tools[b]!;
-  }
-}
+export {
+  ALWAYS,
+  Candidates,
+  CONTEXT,
+  type Evidence,
+  FALLBACK,
+  HISTORY,
+  KEYWORD,
+  RELEVANCE,
+  STRATEGY_OF_STRATUM,
+  type Stratum,
+} from './candidates.js';
 
 /**
  * Everything one `select` call works on, made fresh for the call and dropped after it: the

@@ -44,6 +44,17 @@ describe('maxTools', () => {
     ]);
   });
 
+  it('hands out frozen OVER_MAX_TOOLS drops, so sharing them between turns is safe', () => {
+    const first = registry.select('alpha report beta', { ...ctx, maxTools: 5 }).dropped;
+    const again = registry.select('alpha report beta', { ...ctx, maxTools: 5 }).dropped;
+    expect(first.every((drop) => Object.isFrozen(drop))).toBe(true);
+    expect(() => {
+      (first[0] as { reason: string }).reason = 'changed';
+    }).toThrow(TypeError);
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
+  });
+
   it('names the current maxTools in each drop, whatever the previous turn used', () => {
     for (const maxTools of [5, 4, 5]) {
       const { dropped } = registry.select('alpha report beta', { ...ctx, maxTools });

@@ -96,6 +96,39 @@ describe('context strategy', () => {
     expect(checked.select('ban him', { context: { role: 'user' } }).names).toEqual([]);
   });
 
+  it('lets a context_check select on the same registry while the turn is under way', () => {
+    const inner: string[][] = [];
+    let registry: ReturnType<typeof registryOf> | undefined;
+    registry = registryOf(
+      [
+        group('pinned', { strategy: 'always' }, [tool('pin_one'), tool('pin_two')]),
+        group('admin', { strategy: 'context', context_check: 'nested' }, [tool('ban_user')]),
+        group('calendar', { strategy: 'keyword', keywords: ['meeting'] }, [tool('add_event')]),
+      ],
+      {
+        contextChecks: {
+          nested: () => {
+            // one level deep: the inner turn's own check does not select again
+            if (inner.length === 0) {
+              inner.push([]);
+              inner[0] = [...registry!.select('a meeting').names];
+            }
+            return true;
+          },
+        },
+      },
+    );
+    // the outer turn's candidates survive the inner turn, and the inner one sees its own
+    expect(registry.select('plan a meeting').names).toEqual([
+      'pin_one',
+      'pin_two',
+      'ban_user',
+      'add_event',
+    ]);
+    expect(inner).toEqual([['pin_one', 'pin_two', 'ban_user', 'add_event']]);
+    expect(registry.select('nothing here').names).toEqual(['pin_one', 'pin_two', 'ban_user']);
+  });
+
   it('warns and leaves the group out when the check throws', () => {
     const failing = registryOf(
       [group('admin', { strategy: 'context', context_check: 'boom' }, [tool('ban_user')])],

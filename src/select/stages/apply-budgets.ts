@@ -40,16 +40,10 @@ export function applyBudgets(turn: Turn, ordered: readonly number[]): BudgetResu
       message: `the pinned (always) tools take an estimated ${tokens} tokens for ${provider}, above maxTokens ${maxTokens}; they are all kept and nothing else is added. Raise maxTokens or unpin a group`,
     });
   }
-  const overTools = `maxTools ${maxTools} is reached by higher-ranked tools (pinned, context, then matched groups round-robin by relevance); raise maxTools to include it`;
   for (; position < ordered.length; position++) {
     const tool = candidates.tools[ordered[position]!]!;
     if (maxTools !== undefined && kept.length >= maxTools) {
-      turn.dropped.push({
-        name: index.toolNames[tool]!,
-        group: index.toolGroups[tool]!,
-        code: 'OVER_MAX_TOOLS',
-        reason: overTools,
-      });
+      turn.dropped.push(index.overMaxToolsDrop(tool, maxTools));
       continue;
     }
     if (maxTokens !== undefined) {
