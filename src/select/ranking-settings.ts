@@ -40,6 +40,13 @@ export interface RankingSettings {
    * so the next tool of a workflow is offered.
    */
   readonly historyGroupBoost: number;
+  /**
+   * With the `relevance` option: what the tools of a group that has one of the turn's `k` most
+   * relevant tools gain, times that group's best relevance over the turn's best (0-1 scale).
+   * Agent tasks often need several tools of one server, and the siblings of the tool that
+   * matched best share fewer words with the request than it does.
+   */
+  readonly relevanceGroupBoost: number;
 }
 
 /** A related word found in at most this many tools is never left out for being common. */
@@ -60,4 +67,5 @@ export const DEFAULT_RANKING: RankingSettings = Object.freeze({
   relatedMaxShare: 0.05,
   commonnessDamping: 0.6,
   historyGroupBoost: 0.2,
+  relevanceGroupBoost: 0.2,
 });

@@ -50,6 +50,80 @@ describe('the relevance option', () => {
     });
   });
 
+  it('raises the siblings of the most relevant tools, naming the tool that raised them', () => {
+    const servers = registryOf([
+      group('lodging', { strategy: 'keyword', keywords: ['airbnb'] }, [
+        tool('search_stays', { description: 'Search places to stay in a city for some dates.' }),
+        tool('cancel_booking', { description: 'Cancel a reservation.' }),
+      ]),
+      group('maps', { strategy: 'keyword', keywords: ['latitude'] }, [
+        tool('geocode', { description: 'Turn an address into coordinates.' }),
+        tool('route', { description: 'Directions between two addresses.' }),
+      ]),
+    ]);
+    const selection = servers.select('find a place to stay in Kyoto', {
+      relevance: { k: 5 },
+      order: 'relevance',
+    });
+    // cancel_booking shares no word with the message; its sibling is the best match, so it is
+    // raised by the whole group boost (0.2); the maps share nothing and have no relevant tool
+    expect(selection.names).toEqual(['search_stays', 'cancel_booking']);
+    expect(selection.tools[1]!.reason).toEqual({
+      strategy: 'relevance',
+      matched: ['search_stays'],
+      score: 0.2,
+    });
+    expect(selection.tools[0]!.reason.matched).toEqual(['place', 'stay']);
+    // once the conversation has used a group, the history boost leads and siblings are not raised
+    const later = servers.select('find a place to stay in Kyoto', {
+      relevance: { k: 5 },
+      order: 'relevance',
+      history: [{ tool: 'geocode' }],
+    });
+    expect(later.names).toEqual(['search_stays', 'geocode', 'route']);
+  });
+
+  it('raises a group by how well its best tool matched, relative to the best of the turn', () => {
+    const servers = registryOf([
+      group('lodging', { strategy: 'keyword', keywords: ['airbnb'] }, [
+        tool('search_stays', { description: 'Search places to stay in a city for some dates.' }),
+        tool('cancel_booking', { description: 'Cancel a reservation.' }),
+      ]),
+      group('maps', { strategy: 'keyword', keywords: ['latitude'] }, [
+        tool('geocode', { description: 'Turn the address of a city into coordinates.' }),
+        tool('route', { description: 'Directions between two addresses.' }),
+      ]),
+    ]);
+    const selection = servers.select('stay in a city', { relevance: { k: 4 }, order: 'relevance' });
+    const score = (name: string) =>
+      selection.tools.find((selected) => selected.name === name)!.reason.score!;
+    // route is raised by 0.2 × (geocode's score / search_stays' score), less than cancel_booking
+    expect(selection.names).toEqual(['search_stays', 'geocode', 'cancel_booking', 'route']);
+    expect(score('cancel_booking')).toBe(0.2);
+    expect(score('route')).toBeCloseTo((0.2 * score('geocode')) / score('search_stays'), 2);
+    expect(score('route')).toBeLessThan(0.2);
+  });
+
+  it('gates minScore on relevance before the raise: a weak match is not lifted over it', () => {
+    const servers = registryOf([
+      group('lodging', { strategy: 'keyword', keywords: ['airbnb'] }, [
+        tool('search_stays', { description: 'Search places to stay in a city for some dates.' }),
+        tool('cancel_booking', { description: 'Cancel a reservation.' }),
+      ]),
+    ]);
+    const options = { relevance: { k: 5, minScore: 0.5 } };
+    const weak = servers.select('a city', options);
+    expect(weak.names).toEqual([]);
+    // "city" alone scores below 0.5; the raise (which would put it over) does not count
+    expect(weak.warnings[0]!.message).toMatch(/minimum relevance 0\.5 \(best 0\.\d+\)/);
+    const best = Number(/best ([\d.]+)/.exec(weak.warnings[0]!.message)![1]);
+    expect(best).toBeLessThan(0.5);
+    expect(best + 0.2).toBeGreaterThan(0.5);
+    // a sibling passes when its group's best tool does
+    const strong = servers.select('search stays', options);
+    expect(strong.names).toEqual(['search_stays', 'cancel_booking']);
+  });
+
   it('keeps pins first in the budget and honours k and minScore', () => {
     const selection = registry.select('draw a bar chart of stays', {
       relevance: { k: 2, minScore: 0.1 },

@@ -231,26 +231,58 @@ export function referenceSelect(
     query.terms.filter((term) => corpus.has(tool, term.term)).map((term) => term.word);
 
   if (settings.relevance !== undefined) {
-    // relevance: keyword groups' tools by relevance, used groups raised by the boost
+    // relevance: keyword groups' tools by relevance, raised when their group was used, or,
+    // while none was, when their group has one of the k most relevant tools (by its best over
+    // the turn's best)
     const { k, minScore } = settings.relevance;
-    const boost = (input.ranking ?? DEFAULT_RANKING).historyGroupBoost;
+    const { historyGroupBoost, relevanceGroupBoost } = input.ranking ?? DEFAULT_RANKING;
+    const relevant = input.tools
+      .filter((tool) => strategyOf(input, tool) === 'keyword')
+      .map((tool) => ({ tool, relevance: relevanceOf(tool) }))
+      .filter((entry) => entry.relevance > 0)
+      .sort((a, b) => b.relevance - a.relevance || a.tool.index - b.tool.index);
+    const groupBest = new Map<string, { tool: RegisteredTool; relevance: number }>();
+    for (const entry of relevant.slice(0, k)) {
+      if (!groupBest.has(entry.tool.group)) groupBest.set(entry.tool.group, entry);
+    }
+    const topRelevance = relevant[0]?.relevance ?? 0;
+    // only until the conversation uses a keyword group: then the history boost leads
+    const usedAny = [...recorded.keys()].some(
+      (group) =>
+        input.groups.find((entry) => entry.group === group)?.selection.strategy === 'keyword',
+    );
+    const groupBoost = (group: string) => {
+      const best = groupBest.get(group);
+      return usedAny || best === undefined || relevanceGroupBoost === 0 || topRelevance <= 0
+        ? 0
+        : (relevanceGroupBoost * best.relevance) / topRelevance;
+    };
+    // minScore gates the relevance before the group raise (the tool's, or its group's best)
     const ranked = input.tools
       .filter((tool) => strategyOf(input, tool) === 'keyword')
       .map((tool) => {
         const used = recorded.get(tool.group);
-        return { tool, used, score: relevanceOf(tool) + (used === undefined ? 0 : boost) };
+        const own = relevanceOf(tool) + (used === undefined ? 0 : historyGroupBoost);
+        const raise = groupBoost(tool.group);
+        const gate = raise > 0 ? Math.max(own, groupBest.get(tool.group)!.relevance) : own;
+        return { tool, used, score: own + raise, gate };
       })
       .filter((entry) => entry.score > 0)
       .sort((a, b) => b.score - a.score || a.tool.index - b.tool.index);
-    const offered = ranked.filter((entry) => roundScore(entry.score) >= minScore).slice(0, k);
+    const offered = ranked.filter((entry) => roundScore(entry.gate) >= minScore).slice(0, k);
     for (const { tool, used, score } of offered) {
       const matched = [...wordsIn(tool), ...(used?.keywords ?? [])];
+      const best = groupBest.get(tool.group);
+      if (best !== undefined && best.tool !== tool && groupBoost(tool.group) > 0) {
+        matched.push(best.tool.name);
+      }
       candidates.push(candidate(tool, 'relevance', matched, [], score, `r:${tool.name}`));
     }
     if (offered.length === 0) {
+      const best = Math.max(0, ...ranked.map((entry) => roundScore(entry.gate)));
       warnings.push({
         code: 'RELEVANCE_ABSTAINED',
-        message: `no tool reached the minimum relevance ${minScore} (best ${roundScore(ranked[0]?.score ?? 0)}), so none is offered by relevance`,
+        message: `no tool reached the minimum relevance ${minScore} (best ${best}), so none is offered by relevance`,
       });
     }
   } else {

@@ -117,14 +117,17 @@ function addContextGroup(turn: Turn, group: number): void {
 
 /**
  * With the `relevance` option: the `k` tools of `keyword` groups most relevant to the query,
- * each tool of a group the conversation already used (`historyMatches`) raised by the ranking's
- * `historyGroupBoost`, with a score of at least `minScore` (ties in catalog order); abstains
- * with a warning when none reaches it. With a semantic turn, relevance is the fused score.
+ * where each tool of a group the conversation already used (`historyMatches`) is raised by the
+ * ranking's `historyGroupBoost`, and, while the conversation has used no group, each tool of a
+ * group that has one of the `k` most relevant tools by its `relevanceGroupBoost` times that
+ * group's best relevance over the turn's best (ties in catalog order). A tool is offered when it (with the history boost), or the best tool
+ * of the group that raised it, reaches `minScore`; abstains with a warning when none does. With a semantic turn, relevance is the fused score.
  */
 function addByRelevance(turn: Turn): void {
   const { index, reading, semantic } = turn;
   const { query } = reading;
   const { k, minScore } = turn.settings.relevance!;
+  const { historyGroupBoost, relevanceGroupBoost } = index.ranking;
   const relevance = index.relevance();
   const maxScore = relevance.maxScore(query);
   const isKeyword = (group: number) => index.strategyOfGroup[group] === 'keyword';
@@ -134,22 +137,33 @@ function addByRelevance(turn: Turn): void {
       ? lexical
       : fuseScores(lexical, semantic.score(doc), semantic.weight);
   };
-  // the best k by relevance alone, and every tool of a used group, which the boost may lift
+  // the best k by relevance alone; the first of each group among them is its best tool
   const scores = new Map<number, number>();
   const isKeywordTool = (doc: number) => isKeyword(index.groupOfTool[doc]!);
-  if (semantic === undefined) {
-    for (const { doc, raw } of relevance.search(query, k, isKeywordTool)) {
-      scores.set(doc, scoreOf(doc, raw));
-    }
-  } else {
-    for (const { doc, raw } of rankFused(index, query, semantic, k, isKeywordTool)) {
-      scores.set(doc, raw);
-    }
+  const mostRelevant =
+    semantic === undefined
+      ? relevance
+          .search(query, k, isKeywordTool)
+          .map(({ doc, raw }) => ({ doc, score: scoreOf(doc, raw) }))
+      : rankFused(index, query, semantic, k, isKeywordTool).map(({ doc, raw }) => ({
+          doc,
+          score: raw,
+        }));
+  const bestOfGroup = new Map<number, { doc: number; score: number }>();
+  for (const entry of mostRelevant) {
+    scores.set(entry.doc, entry.score);
+    const group = index.groupOfTool[entry.doc]!;
+    if (!bestOfGroup.has(group)) bestOfGroup.set(group, entry);
   }
+  const topScore = mostRelevant[0]?.score ?? 0;
   const used = new Map(
     reading.historyMatches.filter((match) => isKeyword(match.group)).map((m) => [m.group, m]),
   );
-  for (const group of used.keys()) {
+  // every tool of a raised group, which the boosts may lift into the k; the group raise stands
+  // in for knowing the task's workflow, so it stops once the conversation has used a group
+  const raising = relevanceGroupBoost > 0 && used.size === 0;
+  const raised = raising ? [...bestOfGroup.keys()] : [];
+  for (const group of new Set([...used.keys(), ...raised])) {
     const docs = index.toolsOfGroup[group]!;
     const raws: number[] = [];
     relevance.scoreRanges(query, index.rangesOfGroup[group]!, docs, 0, docs.length, raws);
@@ -157,25 +171,44 @@ function addByRelevance(turn: Turn): void {
       scores.set(doc, scoreOf(doc, raws[position]!));
     });
   }
+  const groupBoost = (group: number) => {
+    const groupBest = bestOfGroup.get(group);
+    return groupBest === undefined || !raising || topScore <= 0
+      ? 0
+      : (relevanceGroupBoost * groupBest.score) / topScore;
+  };
+  // minScore gates the relevance before the group raise: a tool passes when it, or the best
+  // tool of its group, reaches it, so the raise never turns abstention off
   const ranked = [...scores]
     .map(([doc, score]) => {
-      const boost = used.has(index.groupOfTool[doc]!) ? index.ranking.historyGroupBoost : 0;
-      return { doc, score: score + boost };
+      const group = index.groupOfTool[doc]!;
+      const own = score + (used.has(group) ? historyGroupBoost : 0);
+      const raise = groupBoost(group);
+      const gate = raise > 0 ? Math.max(own, bestOfGroup.get(group)!.score) : own;
+      return { doc, score: own + raise, gate };
     })
     .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score || a.doc - b.doc);
   let added = 0;
-  for (const { doc, score } of ranked) {
-    if (added === k || roundScore(score) < minScore) break;
-    const match = used.get(index.groupOfTool[doc]!);
-    const matched = [...wordsIn(turn, doc), ...(match?.keywords ?? [])];
+  let best = 0;
+  for (const { doc, score, gate } of ranked) {
+    if (added === k) break;
+    best = Math.max(best, roundScore(gate));
+    if (roundScore(gate) < minScore) continue;
+    const group = index.groupOfTool[doc]!;
+    const matched = [...wordsIn(turn, doc), ...(used.get(group)?.keywords ?? [])];
+    // a sibling raised by its group names the group's best tool, which raised it
+    const groupBest = bestOfGroup.get(group);
+    if (groupBest !== undefined && groupBest.doc !== doc && groupBoost(group) > 0) {
+      matched.push(index.toolNames[groupBest.doc]!);
+    }
     turn.candidates.add([doc], RELEVANCE, { matched, typos: undefined }, score);
     added++;
   }
   if (added === 0) {
     turn.warnings.push({
       code: 'RELEVANCE_ABSTAINED',
-      message: `no tool reached the minimum relevance ${minScore} (best ${roundScore(ranked[0]?.score ?? 0)}), so none is offered by relevance`,
+      message: `no tool reached the minimum relevance ${minScore} (best ${best}), so none is offered by relevance`,
     });
   }
 }
