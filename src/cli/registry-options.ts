@@ -6,7 +6,7 @@ import type { Diagnostic } from '../format/types.js';
 import type { ContextCheck } from '../select/types.js';
 import { loadRegistry } from '../toolcap/load-registry.js';
 import type { Registry } from '../toolcap/registry.js';
-import type { LoadRegistryOptions } from '../toolcap/registry-options.js';
+import type { LoadRegistryOptions, SemanticOptions } from '../toolcap/registry-options.js';
 import { errorMessage } from '../util/error-message.js';
 import { CliUsageError } from './cli-usage-error.js';
 import type { CliIo } from './io.js';
@@ -65,12 +65,17 @@ export async function loadCliRegistry(
   command: string,
   values: ParsedArgs['values'],
   io: CliIo,
-  extra: { checkExamples?: boolean; defaultSchemasOptional?: boolean } = {},
+  extra: {
+    checkExamples?: boolean;
+    defaultSchemasOptional?: boolean;
+    semantic?: SemanticOptions | undefined;
+  } = {},
 ): Promise<Registry> {
-  const { checkExamples, ...rest } = extra;
+  const { checkExamples, semantic, ...rest } = extra;
   return loadRegistry({
     ...(await cliLoadOptions(command, values, io, rest)),
     ...(checkExamples !== undefined ? { checkExamples } : {}),
+    ...(semantic !== undefined ? { semantic } : {}),
   });
 }
 

@@ -9,12 +9,17 @@ import {
   REGISTRY_OPTIONS_USAGE,
   requireSchemaDirs,
 } from '../registry-options.js';
+import {
+  cliSemanticOptions,
+  SEMANTIC_OPTIONS,
+  SEMANTIC_OPTIONS_USAGE,
+} from '../semantic-options.js';
 
 /** One-line summary for `toolcap search`. */
 export const summary = 'rank tools by relevance to a query';
 
 /** Usage text. */
-export const usage = `toolcap search [--schemas PATH]... [--k N] [--json] QUERY
+export const usage = `toolcap search [--schemas PATH]... [--k N] [--vectors SOURCE] [--json] QUERY
 
 Ranks every loaded tool against QUERY with BM25F over tool names (split into words),
 descriptions, parameter names and descriptions, and group keywords and descriptions.
@@ -24,6 +29,7 @@ Options:
 ${REGISTRY_OPTIONS_USAGE}
   --k N                    at most N results (default 10)
   --typos                  also match query words one typo away (words of 5+ letters)
+${SEMANTIC_OPTIONS_USAGE}
   --json                   print {"results": [{"name", "group", "score", "matched"}]}`;
 
 /** Runs `toolcap search`. */
@@ -33,6 +39,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     args,
     {
       ...REGISTRY_OPTIONS,
+      ...SEMANTIC_OPTIONS,
       k: { type: 'string' },
       typos: { type: 'boolean' },
       json: { type: 'boolean' },
@@ -47,13 +54,15 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     );
   }
   const k = positiveInteger('search', 'k', values.k) ?? 10;
-  const registry = await loadCliRegistry('search', values, io);
+  const semantic = await cliSemanticOptions('search', values, io);
+  const registry = await loadCliRegistry('search', values, io, { semantic });
   requireSchemaDirs(registry.diagnostics);
   printDiagnostics(io, registry.diagnostics);
-  const results = registry.search(query, {
-    k,
-    ...(values.typos === true ? { typoTolerance: true } : {}),
-  });
+  const searchOptions = { k, ...(values.typos === true ? { typoTolerance: true } : {}) };
+  const results =
+    semantic === undefined
+      ? registry.search(query, searchOptions)
+      : await registry.searchAsync(query, searchOptions);
   if (values.json === true) {
     writeJson(io, {
       results: results.map((result) => ({

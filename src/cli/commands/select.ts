@@ -25,6 +25,11 @@ import {
   REGISTRY_OPTIONS_USAGE,
   requireSchemaDirs,
 } from '../registry-options.js';
+import {
+  cliSemanticOptions,
+  SEMANTIC_OPTIONS,
+  SEMANTIC_OPTIONS_USAGE,
+} from '../semantic-options.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = 'choose the tools for one conversation turn, with reasons';
@@ -57,10 +62,12 @@ ${REGISTRY_OPTIONS_USAGE}
   --min-score S            minimum relevance 0-1 of --fallback tools (default 0.05) or
                            --relevance tools (default 0)
   --typos                  also match keywords one typo away (words of 5+ letters)
+${SEMANTIC_OPTIONS_USAGE}
   --json                   print {"tools": [...], "dropped": [...], "warnings": [...]}`;
 
 const OPTIONS = {
   ...REGISTRY_OPTIONS,
+  ...SEMANTIC_OPTIONS,
   context: { type: 'string', multiple: true },
   history: { type: 'string', multiple: true },
   'history-window': { type: 'string' },
@@ -137,12 +144,16 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (relevanceK !== undefined) options.relevance = ranked(relevanceK);
   if (values.typos === true) options.typoTolerance = true;
 
-  const registry = await loadCliRegistry('select', values, io);
+  const semantic = await cliSemanticOptions('select', values, io);
+  const registry = await loadCliRegistry('select', values, io, { semantic });
   requireSchemaDirs(registry.diagnostics);
   printDiagnostics(io, registry.diagnostics);
   const history = stringList(values.history).map((entry) => historyEntry(registry, entry));
   if (history.length > 0) options.history = history;
-  const selection = registry.select(message, options);
+  const selection =
+    semantic === undefined
+      ? registry.select(message, options)
+      : await registry.selectAsync(message, options);
 
   if (values.json === true) {
     const output = selectionJson(selection);
