@@ -17,10 +17,25 @@ export interface OpenAIResponsesAllowedToolChoice {
   tools: { type: 'function'; name: string }[];
 }
 
-/** The `tool_choice` of each provider that narrows tools natively; `"none"` for no tools. */
+/**
+ * Gemini's request `toolConfig` (SDK `ToolConfig`) that narrows the turn to some tools:
+ * `VALIDATED` lets the model answer in text or call one of `allowedFunctionNames`, `ANY` makes
+ * it call one; `NONE` allows no call.
+ */
+export interface GeminiAllowedToolConfig {
+  functionCallingConfig:
+    | { mode: 'VALIDATED' | 'ANY'; allowedFunctionNames: string[] }
+    | { mode: 'NONE' };
+}
+
+/**
+ * What narrows tools natively, per provider: OpenAI's `tool_choice` (`"none"` for no tools),
+ * Gemini's `toolConfig`.
+ */
 export interface AllowedToolChoiceMap {
   openai: OpenAIChatAllowedToolChoice | 'none';
   'openai-responses': OpenAIResponsesAllowedToolChoice | 'none';
+  google: GeminiAllowedToolConfig;
 }
 
 /** A provider with a native "these tools only" `tool_choice`. */
@@ -38,6 +53,12 @@ const BUILDERS: {
     mode: AllowedToolsMode,
   ) => AllowedToolChoiceMap[P];
 } = {
+  google: (names, mode) => ({
+    functionCallingConfig:
+      names.length === 0
+        ? { mode: 'NONE' }
+        : { mode: mode === 'required' ? 'ANY' : 'VALIDATED', allowedFunctionNames: [...names] },
+  }),
   openai: (names, mode) => ({
     type: 'allowed_tools',
     allowed_tools: { mode, tools: names.map((name) => ({ type: 'function', function: { name } })) },
@@ -50,12 +71,14 @@ const BUILDERS: {
 };
 
 /**
- * The `tool_choice` that lets the model call only a turn's selection while the request's
- * `tools` stay the full, unchanging list, so the prompt cache survives from turn to turn:
- * `{ type: "allowed_tools", ... }` in the shape of `provider` (`openai`: Chat Completions,
- * `openai-responses`: Responses), naming each tool once, in order. `selection` is a
- * `Selection` (its `names`) or a list of names; an empty one gives `"none"` (no tool may be
- * called, and the API takes no empty list). The names must be in the request's `tools`.
+ * What lets the model call only a turn's selection while the request's `tools` stay the full,
+ * unchanging list, so the prompt cache survives from turn to turn: for `openai` (Chat
+ * Completions) and `openai-responses`, the `tool_choice` `{ type: "allowed_tools", ... }` in
+ * that API's shape; for `google`, the `toolConfig` `{ functionCallingConfig: { mode,
+ * allowedFunctionNames } }` (mode `VALIDATED` for `"auto"`, `ANY` for `"required"`). Each tool
+ * is named once, in order. `selection` is a `Selection` (its `names`) or a list of names; an
+ * empty one gives `"none"` (OpenAI; the API takes no empty list) or mode `NONE` (Gemini). The
+ * names must be in the request's `tools`.
  */
 export function allowedToolChoice<P extends AllowedToolsProviderId>(
   provider: P,
@@ -64,14 +87,14 @@ export function allowedToolChoice<P extends AllowedToolsProviderId>(
 ): AllowedToolChoiceMap[P] {
   if (typeof provider !== 'string' || !Object.hasOwn(BUILDERS, provider)) {
     throw new TypeError(
-      `allowedToolChoice: ${JSON.stringify(provider)} has no allowed-tools tool_choice; use "openai" or "openai-responses" (for Anthropic and Bedrock, defer the tools outside the selection instead)`,
+      `allowedToolChoice: ${JSON.stringify(provider)} has no allowed-tools setting; use "openai", "openai-responses" or "google" (for Anthropic and Bedrock, defer the tools outside the selection instead)`,
     );
   }
   const list: readonly string[] = Array.isArray(selection)
     ? selection
     : (selection as { names: readonly string[] }).names;
   const names = [...new Set(list)];
-  if (names.length === 0) return 'none' as AllowedToolChoiceMap[P];
+  if (names.length === 0 && provider !== 'google') return 'none' as AllowedToolChoiceMap[P];
   return (
     BUILDERS[provider] as (
       names: readonly string[],

@@ -36,6 +36,25 @@ describe('allowedToolChoice', () => {
     });
   });
 
+  it('google: the toolConfig that narrows Gemini to the selection, VALIDATED or ANY', async () => {
+    expect(allowedToolChoice('google', { names: ['a', 'b', 'a'] })).toEqual({
+      functionCallingConfig: { mode: 'VALIDATED', allowedFunctionNames: ['a', 'b'] },
+    });
+    expect(allowedToolChoice('google', ['a'], { mode: 'required' })).toEqual({
+      functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['a'] },
+    });
+    // Gemini takes no empty list either: no tool may be called
+    expect(allowedToolChoice('google', [])).toEqual({ functionCallingConfig: { mode: 'NONE' } });
+    // the modes are the SDK's own values
+    const { FunctionCallingConfigMode } = await import('@google/genai');
+    for (const names of [['a'], []]) {
+      for (const mode of ['auto', 'required'] as const) {
+        const { functionCallingConfig } = allowedToolChoice('google', names, { mode });
+        expect(Object.values(FunctionCallingConfigMode)).toContain(functionCallingConfig.mode);
+      }
+    }
+  });
+
   it('gives "none" for an empty selection (no tool may be called)', () => {
     expect(allowedToolChoice('openai', [])).toBe('none');
     expect(allowedToolChoice('openai-responses', { names: [] })).toBe('none');
@@ -43,7 +62,7 @@ describe('allowedToolChoice', () => {
 
   it('refuses providers without an allowed-tools tool_choice, saying what to do instead', () => {
     expect(() => allowedToolChoice('anthropic' as never, ['a'])).toThrow(
-      'allowedToolChoice: "anthropic" has no allowed-tools tool_choice; use "openai" or "openai-responses" (for Anthropic and Bedrock, defer the tools outside the selection instead)',
+      'allowedToolChoice: "anthropic" has no allowed-tools setting; use "openai", "openai-responses" or "google" (for Anthropic and Bedrock, defer the tools outside the selection instead)',
     );
     expect(() => allowedToolChoice('toString' as never, ['a'])).toThrow(TypeError);
   });
