@@ -4,7 +4,11 @@
  * same server directly over stdio, measured in the same run (interleaved rounds, so both see the
  * same machine state). The upstream is the SDK fixture test/fixtures/mcp-upstreams/alpha-server.mjs.
  *
- *   node bench/gateway.mjs [--quick] [--json]
+ *   node bench/gateway.mjs [--quick] [--json] [--floor]
+ *
+ * `--floor` adds two rows for processes that only relay (bench/gateway-relay.mjs): one copying
+ * bytes, one passing messages between the SDK's stdio transports. They show what a separate
+ * process costs before the gateway does anything of its own.
  *
  * Needs a build (`npm run build`): it starts dist/cli/toolcap.mjs. `runGatewayBench()` returns
  * the rows in bench/run.mjs's shape, for `npm run bench`.
@@ -20,6 +24,7 @@ import { formatDuration, percentile } from './measure.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const UPSTREAM = join(root, 'test', 'fixtures', 'mcp-upstreams', 'alpha-server.mjs');
 const BIN = join(root, 'dist', 'cli', 'toolcap.mjs');
+const RELAY = join(root, 'bench', 'gateway-relay.mjs');
 const TARGET_RATIO = 1.5;
 
 /** Times `rounds` × `perRound` sequential calls on each client, interleaved; returns the times. */
@@ -44,7 +49,7 @@ async function timeCalls(clients, { rounds, perRound, warmup }) {
 }
 
 /** Runs the comparison; returns its rows (bench/run.mjs's row fields). */
-export async function runGatewayBench({ quick = false } = {}) {
+export async function runGatewayBench({ quick = false, floor = false } = {}) {
   const workDir = await mkdtemp(join(tmpdir(), 'toolcap-gateway-bench-'));
   const clients = [];
   const closers = [];
@@ -81,8 +86,14 @@ export async function runGatewayBench({ quick = false } = {}) {
     await inProcess.connect(clientSide);
     clients.push(inProcess);
     closers.push(() => embedded.close());
-    const [directTimes, gatewayTimes, inProcessTimes] = await timeCalls(
-      [direct, gateway, inProcess],
+    const relays = floor
+      ? [
+          await connect([RELAY, 'bytes', process.execPath, UPSTREAM]),
+          await connect([RELAY, 'sdk', process.execPath, UPSTREAM]),
+        ]
+      : [];
+    const [directTimes, gatewayTimes, inProcessTimes, bytesTimes, sdkTimes] = await timeCalls(
+      [direct, gateway, inProcess, ...relays],
       { rounds: quick ? 5 : 20, perRound: 100, warmup: quick ? 200 : 500 },
     );
     const baseline = percentile(directTimes, 0.5);
@@ -107,8 +118,16 @@ export async function runGatewayBench({ quick = false } = {}) {
         inProcessTimes,
         true,
       ),
-      // a separate gateway process adds a second pair of pipe hops to every call
+      // no target: a separate process adds a second pair of pipe hops and wake-ups to every
+      // call, and on a shared 2-core VM a process that only copies bytes already costs about
+      // 1.5x the direct call (see --floor); the gateway's own work is what the row above measures
       row('forwarded tools/call p50, toolcap mcp as its own process', gatewayTimes, false),
+      ...(floor
+        ? [
+            row('relayed tools/call p50, a process that only copies bytes', bytesTimes, false),
+            row('relayed tools/call p50, a process on the SDK stdio transports', sdkTimes, false),
+          ]
+        : []),
     ];
   } finally {
     // closing a client ends the server's stdin; the gateway stops its upstream first
@@ -120,7 +139,7 @@ export async function runGatewayBench({ quick = false } = {}) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const quick = process.argv.includes('--quick');
-  const rows = await runGatewayBench({ quick });
+  const rows = await runGatewayBench({ quick, floor: process.argv.includes('--floor') });
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify({ rows }, null, 2));
   } else {

@@ -507,7 +507,7 @@ try {
     progress('gateway');
     const child = spawnSync(
       process.execPath,
-      [join(root, 'bench', 'gateway.mjs'), '--json', ...(quick ? ['--quick'] : [])],
+      [join(root, 'bench', 'gateway.mjs'), '--json', '--floor', ...(quick ? ['--quick'] : [])],
       { encoding: 'utf8', maxBuffer: 1 << 24 },
     );
     if (child.status !== 0) throw new Error(`bench/gateway.mjs failed: ${child.stderr}`);
