@@ -2,9 +2,13 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+
+const BIN = join(import.meta.dirname, '../../dist/cli/toolcap.mjs');
 
 // two servers' worth of tools; "ethereum" and "fees" appear in no tool's text
 const GROUPS = {
@@ -153,6 +157,35 @@ describe('semantic flags of toolcap search and select', () => {
     } finally {
       failing = false;
     }
+  });
+
+  it('toolcap mcp --expose search --vectors FILE: find_tools ranks by meaning too', async () => {
+    const cwd = createTempDir({ ...GROUPS, 'vectors.txt': `${VECTORS}\n` });
+    const args = ['mcp', '--expose', 'search', '--embeddings-cache', 'none', '--data-dir', cwd];
+    const client = new Client({ name: 'semantic-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, ...args, '--vectors', 'vectors.txt'],
+        cwd,
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const result = await client.callTool({
+        name: 'find_tools',
+        arguments: { query: 'ethereum fees' },
+      });
+      const { tools } = result.structuredContent as { tools: { name: string }[] };
+      expect(tools[0]?.name).toBe('coin_prices');
+    } finally {
+      await client.close();
+    }
+    const usage = await runCli(['mcp', '--semantic-weight', '0.5'], { cwd });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr.split('\n')[0]).toBe(
+      'toolcap: --semantic-weight needs --vectors or --embeddings-url',
+    );
   });
 
   it('explains flags that are missing, contradictory or out of range', async () => {

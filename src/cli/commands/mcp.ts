@@ -20,6 +20,11 @@ import {
   REGISTRY_OPTIONS_USAGE,
   requireSchemaDirs,
 } from '../registry-options.js';
+import {
+  cliSemanticOptions,
+  SEMANTIC_OPTIONS,
+  SEMANTIC_OPTIONS_USAGE,
+} from '../semantic-options.js';
 import { EXECUTION_OPTIONS, EXECUTION_OPTIONS_USAGE, loadExecutionRegistry } from './run.js';
 
 /** One-line summary for `toolcap help`. */
@@ -55,6 +60,8 @@ ${EXECUTION_OPTIONS_USAGE}
   --allow-origin ORIGIN    with --http: an Origin browsers may send (repeatable; default none)
   --allow-host NAME        with --http: a Host header name to accept (repeatable)
   --max-message-bytes N    largest message or request body (default 4194304)
+  With --expose selected or search, find_tools can also rank by meaning:
+${SEMANTIC_OPTIONS_USAGE}
 
 Environment: TOOLCAP_MCP_TOKEN, the bearer token every HTTP request must send.`;
 
@@ -68,6 +75,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     {
       ...REGISTRY_OPTIONS,
       ...EXECUTION_OPTIONS,
+      ...SEMANTIC_OPTIONS,
       'all-tools': { type: 'boolean' },
       watch: { type: 'boolean' },
       upstream: { type: 'string' },
@@ -88,6 +96,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const http = readHttp(values, io);
   const upstreamFile = optionalString(values.upstream);
   const upstreams = upstreamFile === undefined ? [] : await readUpstreams(upstreamFile, io);
+  const semantic = await cliSemanticOptions('mcp', values, io);
 
   const schemas = stringList(values.schemas);
   // a gateway of upstreams alone needs no ./schemas: do not report it missing
@@ -97,10 +106,11 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       ? await (await import('../../watch/watch-registry.js')).watchRegistry({
           dirs: schemas.length > 0 ? schemas : ['schemas'],
           cwd: io.cwd,
-          load: () => loadExecutionRegistry('mcp', values, io),
+          load: () => loadExecutionRegistry('mcp', values, io, undefined, semantic),
         })
       : undefined;
-  const registry = watcher?.current() ?? (await loadExecutionRegistry('mcp', values, io));
+  const registry =
+    watcher?.current() ?? (await loadExecutionRegistry('mcp', values, io, undefined, semantic));
   // upstreams alone need no ./schemas: without --schemas, a missing default is then no error
   const diagnostics = registry.diagnostics.filter(
     (diagnostic) => !(noLocalDir && diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND'),
@@ -249,6 +259,11 @@ function createEventLog(io: CliIo): (event: GatewayEvent) => void {
       }
       case 'stderr':
         io.stderr(`[${event.server}] ${event.line}\n`);
+        return;
+      case 'semantic-failed':
+        io.stderr(
+          `toolcap mcp: semantic scoring failed, find_tools answered by words alone: ${event.message}\n`,
+        );
         return;
       case 'overlay-rejected':
         io.stderr('toolcap mcp: an overlay edit has errors; still serving the previous tools\n');

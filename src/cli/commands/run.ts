@@ -8,6 +8,7 @@ import {
 import type { ExecuteOptions, ToolCallError } from '../../execute/types.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
 import type { Registry } from '../../toolcap/registry.js';
+import type { SemanticOptions } from '../../toolcap/registry-options.js';
 import { withExecutionSettings } from '../../toolcap/with-execution-settings.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CliIo } from '../io.js';
@@ -147,10 +148,12 @@ export async function loadExecutionRegistry(
   values: ParsedArgs['values'],
   io: CliIo,
   signal?: AbortSignal,
+  semantic?: SemanticOptions,
 ): Promise<Registry> {
   const toolsDirs = stringList(values['tools-dir']);
   let registry = await loadCliRegistry(command, values, io, {
     defaultSchemasOptional: toolsDirs.length > 0,
+    semantic,
   });
   const externalEnv = parseEnvAllow(command, values['env-allow']);
   if (externalEnv !== undefined) {

@@ -158,6 +158,16 @@ function localBase(
     contextChecks: Object.fromEntries(local.settings.contextChecks),
     services: Object.fromEntries(local.settings.services ?? []),
     ...(local.settings.analyzer === undefined ? {} : { analyzer: local.settings.analyzer }),
+    // find_tools searches with the local registry's semantic scorer too (its cache is absolute)
+    ...(local.settings.semantic === undefined
+      ? {}
+      : {
+          semantic: {
+            embedder: local.settings.semantic.embedder,
+            weight: local.settings.semantic.weight,
+            cacheDir: local.settings.semantic.cacheDir ?? false,
+          },
+        }),
   });
   const shadowed: LocalBase['shadowed'] = [];
   const notes: string[] = [];

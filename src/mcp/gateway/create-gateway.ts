@@ -72,7 +72,9 @@ export type GatewayEvent =
   | { type: 'upstream'; status: UpstreamStatus }
   | { type: 'stderr'; server: string; line: string }
   | { type: 'catalog'; summary: CatalogSummary }
-  | { type: 'overlay-rejected'; problems: readonly string[] };
+  | { type: 'overlay-rejected'; problems: readonly string[] }
+  /** `find_tools` fell back to words alone: the semantic scorer failed (the embedder's error). */
+  | { type: 'semantic-failed'; message: string };
 
 /** The catalog in numbers and notes. */
 export interface CatalogSummary {
@@ -286,6 +288,10 @@ class ToolGateway implements Gateway, SessionHost {
     const connection = this.#connections.get(route.server);
     if (connection === undefined) throw new Error(`no upstream named ${route.server}`);
     return connection.callTool(route.tool, input, { signal });
+  }
+
+  semanticFailed(message: string): void {
+    this.#emit({ type: 'semantic-failed', message });
   }
 
   isAvailable(route: UpstreamRoute): boolean {

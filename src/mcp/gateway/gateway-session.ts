@@ -11,6 +11,7 @@ import type { ToolContext } from '../../execute/types.js';
 import { validateToolInput } from '../../execute/validate-tool-input.js';
 import type { RegisteredTool } from '../../format/types.js';
 import { translate } from '../../providers/translate.js';
+import type { SearchResult } from '../../select/types.js';
 import { errorMessage } from '../../util/error-message.js';
 import { shortenName } from '../../util/shorten-name.js';
 import { suggestSimilar } from '../../util/suggest-similar.js';
@@ -46,6 +47,8 @@ export interface SessionHost {
   ): Promise<CallToolResult>;
   /** Whether the server behind `route` is connected right now. */
   isAvailable(route: UpstreamRoute): boolean;
+  /** A `find_tools` search fell back to words alone because the semantic scorer failed. */
+  semanticFailed(message: string): void;
   /** Registers a listener for catalog swaps; returns its removal. */
   subscribe(listener: () => void): () => void;
 }
@@ -150,13 +153,14 @@ export function createGatewaySession(
         const context = contextOf(extra);
         const name = params.name as string;
         if (host.expose !== 'all' && name === FIND_TOOLS) {
-          const result = findTools(
+          const result = await findTools(
             host,
             catalog,
             context,
             params.arguments,
             found,
             options.stateless,
+            extra.signal,
           );
           if (result.added && !options.stateless) void server.sendToolListChanged().catch(() => {});
           return result.result;
@@ -264,14 +268,15 @@ async function runTool(
   return host.forward(route, validation.input, signal);
 }
 
-function findTools(
+async function findTools(
   host: SessionHost,
   catalog: Catalog,
   context: ToolContext,
   input: unknown,
   found: Set<string>,
   stateless: boolean,
-): { result: CallToolResult; added: boolean } {
+  signal: AbortSignal,
+): Promise<{ result: CallToolResult; added: boolean }> {
   const args = (input ?? {}) as { query?: unknown; limit?: unknown };
   if (typeof args !== 'object' || typeof args.query !== 'string' || args.query.trim() === '') {
     return {
@@ -298,8 +303,22 @@ function findTools(
     };
   }
   const query = args.query.slice(0, 1_000);
-  const results = catalog.registry
-    .search(query, { k: limit * 3, typoTolerance: true })
+  const searchOptions = { k: limit * 3, typoTolerance: true };
+  let ranked: SearchResult[];
+  if (catalog.registry.settings.semantic === undefined) {
+    ranked = catalog.registry.search(query, searchOptions);
+  } else {
+    // with a semantic scorer, by meaning as well as words; a failing embedder costs the
+    // meaning, not the answer
+    try {
+      ranked = await catalog.registry.searchAsync(query, { ...searchOptions, signal });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      host.semanticFailed(errorMessage(error));
+      ranked = catalog.registry.search(query, searchOptions);
+    }
+  }
+  const results = ranked
     .filter(
       (result) =>
         !host.hideUnavailable || missingContext(result.tool, context, catalog).length === 0,

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { Embedder } from '../../src/embeddings/embedder.js';
+import { createGateway, type GatewayEvent } from '../../src/mcp/gateway/create-gateway.js';
+import { createRegistry } from '../../src/toolcap/create-registry.js';
+import { createTopicEmbedder } from '../embeddings/topic-embedder.js';
+import { connectClient } from './gateway-helpers.js';
+
+const meta = {
+  executor: 'x',
+  requires_context: [],
+  cost_estimate: 'low',
+  latency_estimate: 'fast',
+};
+const schema = { type: 'object', properties: {} };
+const GROUP = {
+  group: 'office',
+  version: '1.0.0',
+  description: 'Office tools.',
+  selection: { strategy: 'keyword', keywords: ['office'] },
+  tools: [
+    { name: 'create_invoice', description: 'Create an invoice for a customer.' },
+    { name: 'book_meeting', description: 'Book a meeting on the calendar.' },
+    { name: 'rain_forecast', description: 'The weather forecast for a city.' },
+  ].map((tool) => ({ ...tool, category: 'mutation', input_schema: schema, metadata: meta })),
+} as const;
+
+/** find_tools through a session of a gateway over `embedder`'s registry, in `search` mode. */
+async function findTools(embedder: Embedder, query: string) {
+  const events: GatewayEvent[] = [];
+  const registry = createRegistry({ semantic: { embedder, cacheDir: false } }).register(GROUP);
+  const gateway = await createGateway({
+    registry,
+    expose: 'search',
+    onEvent: (event) => events.push(event),
+  });
+  try {
+    const { client } = await connectClient(gateway);
+    const result = await client.callTool({ name: 'find_tools', arguments: { query } });
+    await client.close();
+    const found = (result.structuredContent as { tools: { name: string }[] }).tools;
+    return { names: found.map((tool) => tool.name), events };
+  } finally {
+    await gateway.close();
+  }
+}
+
+describe('find_tools with a semantic scorer', () => {
+  it('finds a tool by meaning when the query shares no word with it', async () => {
+    // "fees" and "pay" are money words; no tool text contains them
+    const lexical = createRegistry().register(GROUP).search('pay the fees', { k: 3 });
+    expect(lexical).toEqual([]);
+    const { names, events } = await findTools(createTopicEmbedder(), 'pay the fees');
+    expect(names[0]).toBe('create_invoice');
+    expect(events.filter((event) => event.type === 'semantic-failed')).toEqual([]);
+  });
+
+  it('answers by words alone when the embedder fails, and reports why', async () => {
+    const broken: Embedder = {
+      id: 'broken',
+      embed: async () => {
+        throw new Error('embedding server at http://127.0.0.1:9/v1 refused the connection');
+      },
+    };
+    const { names, events } = await findTools(broken, 'book a meeting');
+    expect(names[0]).toBe('book_meeting');
+    expect(events).toContainEqual({
+      type: 'semantic-failed',
+      message: 'embedding server at http://127.0.0.1:9/v1 refused the connection',
+    });
+  });
+});
