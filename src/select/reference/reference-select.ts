@@ -464,8 +464,12 @@ function fusedRelevance(
   lexical: number,
 ): number {
   const query = normalizeVector(semantic.queryVector);
-  const unit = normalizeVector(semantic.toolVectors[tool.index]!);
-  const background = semantic.backgroundVectors.map(normalizeVector);
+  // the registry keeps the vectors an embedder returns for tools and background texts as
+  // 32-bit floats (as cached), then normalizes them; a query vector is normalized as given
+  const unit = normalizeVector(Float32Array.from(semantic.toolVectors[tool.index]!));
+  const background = semantic.backgroundVectors.map((vector) =>
+    normalizeVector(Float32Array.from(vector)),
+  );
   const floor =
     background.length === 0
       ? 0
