@@ -120,8 +120,10 @@ function addContextGroup(turn: Turn, group: number): void {
  * where each tool of a group the conversation already used (`historyMatches`) is raised by the
  * ranking's `historyGroupBoost`, and, while the conversation has used no group, each tool of a
  * group that has one of the `k` most relevant tools by its `relevanceGroupBoost` times that
- * group's best relevance over the turn's best (ties in catalog order). A tool is offered when it (with the history boost), or the best tool
- * of the group that raised it, reaches `minScore`; abstains with a warning when none does. With a semantic turn, relevance is the fused score.
+ * group's best relevance over the turn's best (ties in catalog order). A tool is offered when
+ * it (with the history boost), or the best tool of the group that raised it, reaches
+ * `minScore`; abstains with a warning when none does. With a semantic turn, relevance is the
+ * fused score.
  */
 function addByRelevance(turn: Turn): void {
   const { index, reading, semantic } = turn;
