@@ -3,7 +3,7 @@ import type { Embedder } from '../../src/embeddings/embedder.js';
 import { createGateway, type GatewayEvent } from '../../src/mcp/gateway/create-gateway.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
 import { createTopicEmbedder } from '../embeddings/topic-embedder.js';
-import { connectClient } from './gateway-helpers.js';
+import { connectClient, waitFor } from './gateway-helpers.js';
 
 const meta = {
   executor: 'x',
@@ -52,6 +52,29 @@ describe('find_tools with a semantic scorer', () => {
     const { names, events } = await findTools(createTopicEmbedder(), 'pay the fees');
     expect(names[0]).toBe('create_invoice');
     expect(events.filter((event) => event.type === 'semantic-failed')).toEqual([]);
+  });
+
+  it('embeds the catalog when it is built, before any search, in the modes that search', async () => {
+    for (const expose of ['search', 'all'] as const) {
+      const embedder = createTopicEmbedder();
+      const registry = createRegistry({ semantic: { embedder, cacheDir: false } }).register(GROUP);
+      const gateway = await createGateway({ registry, expose });
+      try {
+        if (expose === 'search') {
+          // the tools' texts, with no find_tools call
+          await waitFor(
+            () => embedder.calls.flat().some((text) => text.includes('Create an invoice')),
+            5_000,
+          );
+        } else {
+          // without find_tools nothing is ever searched: nothing is embedded
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          expect(embedder.calls).toEqual([]);
+        }
+      } finally {
+        await gateway.close();
+      }
+    }
   });
 
   it('answers by words alone when the embedder fails, and reports why', async () => {

@@ -3,6 +3,7 @@ import { ToolcapError } from '../../errors/toolcap-error.js';
 import type { ToolContext } from '../../execute/types.js';
 import { createRegistry } from '../../toolcap/create-registry.js';
 import type { Registry } from '../../toolcap/registry.js';
+import { errorMessage } from '../../util/error-message.js';
 import {
   type Catalog,
   CatalogBuilder,
@@ -350,6 +351,12 @@ class ToolGateway implements Gateway, SessionHost {
     });
     this.#catalog = catalog;
     this.#emit({ type: 'catalog', summary: summarize(catalog) });
+    // find_tools with a semantic scorer: embed the catalog now, not on the first search
+    if (this.expose !== 'all' && catalog.registry.settings.semantic !== undefined) {
+      catalog.registry.prepareSemantic().catch((error: unknown) => {
+        this.#emit({ type: 'semantic-failed', message: errorMessage(error) });
+      });
+    }
   }
 
   #upstreamGroups(): Set<string> {
