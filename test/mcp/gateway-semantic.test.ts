@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Embedder } from '../../src/embeddings/embedder.js';
 import { createGateway, type GatewayEvent } from '../../src/mcp/gateway/create-gateway.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
@@ -44,6 +44,10 @@ async function findTools(embedder: Embedder, query: string) {
   }
 }
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('find_tools with a semantic scorer', () => {
   it('finds a tool by meaning when the query shares no word with it', async () => {
     // "fees" and "pay" are money words; no tool text contains them
@@ -74,6 +78,46 @@ describe('find_tools with a semantic scorer', () => {
       } finally {
         await gateway.close();
       }
+    }
+  });
+
+  it('after a failure, answers by words alone for 30 s before it asks the embedder again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let calls = 0;
+    const broken: Embedder = {
+      id: 'broken',
+      embed: async () => {
+        calls++;
+        throw new Error('embedding server down');
+      },
+    };
+    const registry = createRegistry({ semantic: { embedder: broken, cacheDir: false } }).register(
+      GROUP,
+    );
+    const events: GatewayEvent[] = [];
+    const gateway = await createGateway({
+      registry,
+      expose: 'search',
+      onEvent: (event) => events.push(event),
+    });
+    try {
+      // the warm-up fails once
+      await waitFor(() => events.some((event) => event.type === 'semantic-failed'), 5_000);
+      expect(calls).toBe(1);
+      const { client } = await connectClient(gateway);
+      const find = async () =>
+        (
+          (await client.callTool({ name: 'find_tools', arguments: { query: 'book a meeting' } }))
+            .structuredContent as { tools: { name: string }[] }
+        ).tools.map((tool) => tool.name);
+      expect((await find())[0]).toBe('book_meeting');
+      expect(calls).toBe(1);
+      vi.setSystemTime(Date.now() + 30_001);
+      expect((await find())[0]).toBe('book_meeting');
+      expect(calls).toBe(2);
+      await client.close();
+    } finally {
+      await gateway.close();
     }
   });
 

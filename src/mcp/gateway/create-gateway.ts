@@ -131,12 +131,20 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   return gateway;
 }
 
+/**
+ * After the semantic scorer fails, find_tools answers by words alone for this long before it
+ * tries again: a down embedding server must not make every search wait for its time limit.
+ */
+const SEMANTIC_RETRY_MS = 30_000;
+
 class ToolGateway implements Gateway, SessionHost {
   readonly expose: ExposeMode;
   readonly context: ToolContext;
   readonly hideUnavailable: boolean;
   readonly findLimit: number;
   readonly translations = new ToolTranslations();
+  /** When find_tools may try the semantic scorer again after it failed (epoch ms). */
+  #semanticRetryAt = 0;
   readonly #options: GatewayOptions;
   readonly #source: GatewayRegistrySource;
   readonly #connections = new Map<string, UpstreamConnection>();
@@ -292,7 +300,12 @@ class ToolGateway implements Gateway, SessionHost {
   }
 
   semanticFailed(message: string): void {
+    this.#semanticRetryAt = Date.now() + SEMANTIC_RETRY_MS;
     this.#emit({ type: 'semantic-failed', message });
+  }
+
+  semanticAvailable(): boolean {
+    return Date.now() >= this.#semanticRetryAt;
   }
 
   isAvailable(route: UpstreamRoute): boolean {
@@ -354,7 +367,7 @@ class ToolGateway implements Gateway, SessionHost {
     // find_tools with a semantic scorer: embed the catalog now, not on the first search
     if (this.expose !== 'all' && catalog.registry.settings.semantic !== undefined) {
       catalog.registry.prepareSemantic().catch((error: unknown) => {
-        this.#emit({ type: 'semantic-failed', message: errorMessage(error) });
+        this.semanticFailed(errorMessage(error));
       });
     }
   }

@@ -49,6 +49,8 @@ export interface SessionHost {
   isAvailable(route: UpstreamRoute): boolean;
   /** A `find_tools` search fell back to words alone because the semantic scorer failed. */
   semanticFailed(message: string): void;
+  /** Whether `find_tools` should try the semantic scorer now (false for a while after it failed). */
+  semanticAvailable(): boolean;
   /** Registers a listener for catalog swaps; returns its removal. */
   subscribe(listener: () => void): () => void;
 }
@@ -305,7 +307,7 @@ async function findTools(
   const query = args.query.slice(0, 1_000);
   const searchOptions = { k: limit * 3, typoTolerance: true };
   let ranked: SearchResult[];
-  if (catalog.registry.settings.semantic === undefined) {
+  if (catalog.registry.settings.semantic === undefined || !host.semanticAvailable()) {
     ranked = catalog.registry.search(query, searchOptions);
   } else {
     // with a semantic scorer, by meaning as well as words; a failing embedder costs the
