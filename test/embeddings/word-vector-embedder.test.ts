@@ -86,7 +86,9 @@ describe('createWordVectorEmbedder', () => {
     expect(() => createWordVectorEmbedder({ file: dir })).toThrow(
       `word-vector file ${dir} cannot be read (it is not a file)`,
     );
-    expect(() => createWordVectorEmbedder({})).toThrow('pass exactly one of { file');
+    expect(() => createWordVectorEmbedder({})).toThrow(
+      'pass exactly one of { builtin: true }, { file',
+    );
     expect(() => createWordVectorEmbedder({ file, package: 'x' })).toThrow('exactly one of');
   });
 
