@@ -146,7 +146,7 @@ try {
   // over several passes, so a busy moment of the machine hits one pass, not one size: each
   // figure is the median of its passes' p50s, and the 10,000 / 1,000 ratio the median of the
   // ratios within each pass
-  const passes = quick ? 1 : 3;
+  const passes = quick ? 1 : 5;
   const selectRuns = new Map(SIZES.map((size) => [size, []]));
   for (let pass = 0; pass < passes; pass++) {
     for (const size of SIZES) {
@@ -235,6 +235,48 @@ try {
         value: miniBuild,
       });
     }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // semantic search with the built-in word vectors at the largest size: what the optional
+  // semantic scorer costs (embedding the catalog once, then the query and a fused ranking of
+  // every tool per search), against lexical search on the same registry
+  {
+    progress('semantic search');
+    const { createWordVectorEmbedder } = await import('../dist/src/entries/embeddings.js');
+    const { dir } = catalogs.get(LARGEST);
+    const embedder = createWordVectorEmbedder({ builtin: true });
+    await embedder.embed(['']);
+    const semanticRegistry = await loadRegistry({
+      dirs: [dir],
+      semantic: { embedder, cacheDir: false },
+    });
+    let start = performance.now();
+    await semanticRegistry.prepareSemantic();
+    const prepared = performance.now() - start;
+    const queries = generateQueries(catalogs.get(LARGEST), quick ? 50 : 200);
+    const lexical = (query) => semanticRegistry.search(query, { k: 10 });
+    timeEach(queries.slice(0, 20), lexical, 1);
+    for (const query of queries.slice(0, 10)) await semanticRegistry.searchAsync(query, { k: 10 });
+    collectGarbage();
+    const fused = [];
+    for (const query of queries) {
+      start = performance.now();
+      await semanticRegistry.searchAsync(query, { k: 10 });
+      fused.push(performance.now() - start);
+    }
+    collectGarbage();
+    const plain = timeEach(queries, lexical, 1);
+    addRow({
+      figure: `semantic: embed the catalog (built-in vectors), ${LARGEST.toLocaleString('en-US')} tools`,
+      value: prepared,
+    });
+    addRow({
+      figure: `semantic: searchAsync p50 (built-in vectors), ${LARGEST.toLocaleString('en-US')} tools`,
+      value: percentile(fused, 0.5),
+      baseline: percentile(plain, 0.5),
+      baselineLabel: 'lexical search',
+    });
   }
 
   // -------------------------------------------------------------------------------------------
