@@ -77,13 +77,10 @@ export async function cliSemanticOptions(
   if (cache !== undefined && cache.trim() === '') {
     throw new CliUsageError('--embeddings-cache must name a directory, or "none"', command);
   }
-  const [{ createOpenAICompatibleEmbedder }, { createWordVectorEmbedder }] = await Promise.all([
-    import('../embeddings/openai-compatible-embedder.js'),
-    import('../embeddings/word-vector-embedder.js'),
-  ]);
   let embedder: SemanticOptions['embedder'];
   try {
     if (vectors !== undefined) {
+      const { createWordVectorEmbedder } = await import('../embeddings/word-vector-embedder.js');
       // "builtin" names the shipped vectors; a path that exists is a file; anything else is
       // looked up as an installed package
       embedder =
@@ -93,6 +90,9 @@ export async function cliSemanticOptions(
             ? createWordVectorEmbedder({ file: vectors, cwd: io.cwd })
             : createWordVectorEmbedder({ package: vectors, cwd: io.cwd });
     } else {
+      const { createOpenAICompatibleEmbedder } = await import(
+        '../embeddings/openai-compatible-embedder.js'
+      );
       const apiKey = io.env[EMBEDDINGS_API_KEY_ENV];
       embedder = createOpenAICompatibleEmbedder({
         baseURL: url!,

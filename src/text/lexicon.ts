@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { locateShippedFile } from '../util/locate-shipped-file.js';
 
 /** A stem related to another one, and how closely (0-1). */
 export interface RelatedTerm {
@@ -130,14 +130,9 @@ function loadTable(): Table {
  * the package root.
  */
 function locateTable(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const beside = join(here, 'lexicon', TABLE_FILE);
-  if (existsSync(beside)) return beside;
-  for (let directory = here, depth = 0; depth < 6; depth++, directory = dirname(directory)) {
-    const candidate = join(directory, 'dist', 'src', 'text', 'lexicon', TABLE_FILE);
-    if (existsSync(candidate)) return candidate;
-  }
+  const found = locateShippedFile(import.meta.url, 'text', 'lexicon', TABLE_FILE);
+  if (found !== undefined) return found;
   throw new Error(
-    `${TABLE_FILE} not found beside ${here} or in the package's dist/src/text/lexicon; reinstall the package (or run npm run build)`,
+    `${TABLE_FILE} not found beside ${fileURLToPath(new URL('.', import.meta.url))} or in the package's dist/src/text/lexicon; reinstall the package (or run npm run build)`,
   );
 }
