@@ -70,6 +70,15 @@ export {
   type OpenAIResponsesAllowedToolChoice,
 } from './providers/allowed-tools.js';
 export {
+  type AssembledBedrockBlock,
+  type AssembledBedrockResponse,
+  type AssembledGeminiResponse,
+  type AssembledResponseMap,
+  assembleStream,
+  type StreamEvents,
+  type StreamedProviderId,
+} from './providers/assemble-stream.js';
+export {
   ProviderResponseError,
   type ProviderResponseErrorCode,
 } from './providers/provider-response-error.js';

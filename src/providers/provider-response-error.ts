@@ -5,11 +5,14 @@ export type ProviderResponseErrorCode =
   /** The provider has no tool-call responses (`mcp`, `canonical`) or is not a provider id. */
   | 'UNSUPPORTED_PROVIDER'
   /** The value is not something the provider returns (another provider's response, say). */
-  | 'INVALID_RESPONSE';
+  | 'INVALID_RESPONSE'
+  /** A streamed response ended with the service's error event (throttling, a model error). */
+  | 'STREAM_ERROR';
 
 /**
- * Thrown by `executeToolCalls` when it cannot read the response at all: a bug in the host (the
- * wrong provider, or the wrong value), never something the model did. What the model did
+ * Thrown by `executeToolCalls` and `assembleStream` when they cannot read the response at all:
+ * a bug in the host (the wrong provider, or the wrong value), or a stream the service ended
+ * with an error event (`STREAM_ERROR`), never something the model did. What the model did
  * wrong (bad arguments, unknown tools) comes back as tool errors instead.
  */
 export class ProviderResponseError extends ToolcapError {

@@ -106,8 +106,10 @@ export type GeminiResponseLike =
   | { candidates?: readonly { content?: GeminiContentLike | undefined }[] | undefined }
   | GeminiContentLike;
 
-/** Bedrock Converse: one content block. */
+/** Bedrock Converse: one content block (only `toolUse` blocks are read). */
 export interface BedrockContentBlockLike {
+  text?: unknown;
+  reasoningContent?: unknown;
   toolUse?:
     | {
         toolUseId?: string | undefined;
