@@ -18,7 +18,12 @@
  */
 import { createBaselineIndex } from './baseline-bm25.mjs';
 import { readBfcl, readToolE } from './datasets.mjs';
-import { isDevelopmentTask, loadLiveMcpBench, measureTasks } from './livemcpbench-eval.mjs';
+import {
+  isDevelopmentTask,
+  loadLiveMcpBench,
+  measureTasks,
+  taskBatch,
+} from './livemcpbench-eval.mjs';
 import { learnToolE, measureToolE, toolETestSplit } from './toole-eval.mjs';
 
 const library = {
@@ -200,15 +205,22 @@ const fmt = (value) => (value === undefined ? '-' : value.toFixed(3));
   notes.push(
     `LiveMCPBench: ${tasks.length} tasks, ${tasks.reduce((sum, task) => sum + task.tools.length, 0)} tool uses (${renamedUses} renamed by the import) over ${servers} servers / ${registry.size} tools; turn by turn = select(message, { history: tools called so far }) must offer the next tool`,
   );
+  const heldOut = tasks.filter((task) => !isDevelopmentTask(task));
   const sides = [
-    ['held out', tasks.filter((task) => !isDevelopmentTask(task))],
+    ['held out', heldOut],
     ['development', tasks.filter(isDevelopmentTask)],
   ];
-  for (const [label, options] of [
-    ['select maxTools 20 (defaults)', { maxTools: 20 }],
-    ['select recommended (relevance k 20)', RECOMMENDED],
+  // the tasks were written in two batches (see eval/data/livemcpbench/SOURCE.md); the second
+  // was measured before anything was tuned on its development side
+  const batches = [
+    ['held out, first batch', heldOut.filter((task) => taskBatch(task) === 1)],
+    ['held out, second batch', heldOut.filter((task) => taskBatch(task) === 2)],
+  ];
+  for (const [label, options, subsets] of [
+    ['select maxTools 20 (defaults)', { maxTools: 20 }, sides],
+    ['select recommended (relevance k 20)', RECOMMENDED, [...sides, ...batches]],
   ])
-    for (const [side, subset] of sides) {
+    for (const [side, subset] of subsets) {
       const result = measureTasks(registry, subset, options);
       rows.push({
         dataset: `LiveMCPBench ${side} (${subset.length})`,
