@@ -6,6 +6,7 @@ import {
   MAX_SUGGESTED_NAME_LENGTH,
   suggestSimilar,
 } from '../../src/util/suggest-similar.js';
+import { assertProperty } from '../reliability/fuzz-settings.js';
 
 describe('suggestSimilar', () => {
   it('suggests close names, best first, ignoring case and separators', () => {
@@ -50,16 +51,17 @@ describe('edit distances', () => {
     expect(boundedEditDistance('', 'abcd', 3)).toBe(4);
   });
 
-  it('the banded distance equals the full one up to the bound, on random strings', () => {
+  it('the banded distance equals the full one up to the bound, on random strings', async () => {
     // a small alphabet makes matches, transpositions and near-misses common
     const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 14 });
-    fc.assert(
+    await assertProperty(
+      'banded edit distance equals the full one up to the bound',
       fc.property(word, word, fc.integer({ min: 0, max: 8 }), (source, target, max) => {
         expect(boundedEditDistance(source, target, max)).toBe(
           Math.min(editDistance(source, target), max + 1),
         );
       }),
-      { numRuns: 2_000 },
+      2_000,
     );
   });
 });
