@@ -1,5 +1,6 @@
-import type { Content, GenerateContentResponse, Tool } from '@google/genai';
+import type { Content, GenerateContentResponse, Tool, ToolConfig } from '@google/genai';
 import { describe, expect, it } from 'vitest';
+import { allowedToolChoice } from '../../src/providers/allowed-tools.js';
 import type { HistoryEntry, Selection } from '../../src/select/types.js';
 import {
   approve,
@@ -12,6 +13,8 @@ import {
 } from './conversation.js';
 
 const PROVIDER = 'google';
+/** The requests of the second conversation, which narrows with toolConfig. */
+const NARROWED = 'google-narrowed';
 
 describe('a two-turn conversation over the Gemini API', () => {
   it('sends the selection as JSON Schema declarations and answers calls without ids by name and order', async () => {
@@ -67,6 +70,67 @@ describe('a two-turn conversation over the Gemini API', () => {
       ]);
       contents.push(...turn2.messages);
       await expectRequest(PROVIDER, 4, request(second));
+    } finally {
+      await close();
+    }
+  });
+
+  it('keeps every declaration on every turn and narrows each turn with toolConfig', async () => {
+    const { registry, close } = await openConversation();
+    try {
+      const contents: Content[] = [];
+      const history: HistoryEntry[] = [];
+      // every declaration on every turn, so the cached prefix stays the same; toolConfig
+      // narrows the turn to the selection (the API enforces it in VALIDATED mode)
+      const tools = registry.translate(registry.list(), 'google', { parametersJsonSchema: true })
+        .payload as Tool[];
+      const request = (selection: Selection) => ({
+        systemInstruction: { parts: [{ text: SYSTEM_PROMPT }] },
+        contents,
+        tools,
+        toolConfig: allowedToolChoice('google', selection) satisfies ToolConfig,
+      });
+
+      // turn 1
+      contents.push({ role: 'user', parts: [{ text: TURNS[0] }] });
+      const first = registry.select(TURNS[0], { context: CONTEXT, history });
+      history.push(TURNS[0]);
+      await expectRequest(NARROWED, 1, request(first));
+      const calls = (await recordedResponse(PROVIDER, 1)) as GenerateContentResponse;
+      // the model's content goes back unchanged: it carries the thought signatures
+      contents.push(calls.candidates![0]!.content!);
+      const turn1 = await registry.executeToolCalls(PROVIDER, calls, CONTEXT, {
+        allowed: first,
+        approve,
+      });
+      expect(turn1.results).toMatchObject([{ id: 'call_0', name: 'list_tasks', ok: true }]);
+      contents.push(...turn1.messages);
+      for (const result of turn1.results) if (result.ok) history.push({ tool: result.name });
+      await expectRequest(NARROWED, 2, request(first));
+      contents.push(
+        ((await recordedResponse(PROVIDER, 2)) as GenerateContentResponse).candidates![0]!.content!,
+      );
+
+      // turn 2
+      contents.push({ role: 'user', parts: [{ text: TURNS[1] }] });
+      const second = registry.select(TURNS[1], { context: CONTEXT, history });
+      await expectRequest(NARROWED, 3, request(second));
+      const moreCalls = (await recordedResponse(PROVIDER, 3)) as GenerateContentResponse;
+      contents.push(moreCalls.candidates![0]!.content!);
+      const turn2 = await registry.executeToolCalls(PROVIDER, moreCalls, CONTEXT, {
+        allowed: second,
+        approve,
+      });
+      expect(
+        turn2.results.map((result) => [result.id, result.ok ? 'ok' : result.error.code]),
+      ).toEqual([
+        ['call_0', 'ok'],
+        ['call_1', 'NOT_APPROVED'],
+        ['call_2', 'ok'],
+        ['call_3', 'TOOL_NOT_FOUND'],
+      ]);
+      contents.push(...turn2.messages);
+      await expectRequest(NARROWED, 4, request(second));
     } finally {
       await close();
     }
