@@ -88,7 +88,8 @@ describe('a two-turn conversation over the Gemini API', () => {
         systemInstruction: { parts: [{ text: SYSTEM_PROMPT }] },
         contents,
         tools,
-        toolConfig: allowedToolChoice('google', selection) satisfies ToolConfig,
+        // the SDK types the modes as an enum whose values are these strings
+        toolConfig: allowedToolChoice('google', selection) as ToolConfig,
       });
 
       // turn 1
