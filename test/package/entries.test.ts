@@ -24,6 +24,7 @@ const ENTRIES: Record<string, readonly string[]> = {
     'ToolcapError',
     'TranslationError',
     'allowedToolChoice',
+    'assembleStream',
     'createRegistry',
     'createTranslator',
     'formatDiagnostic',
