@@ -1,4 +1,4 @@
-import { invalidResponse, isRecord } from './provider-response-error.js';
+import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
 import type {
   AnthropicToolResultBlock,
   ProviderToolCall,
@@ -20,6 +20,7 @@ const EXPECTED = 'a Message (an object with a "content" array) or its content bl
 export const anthropicToolCalls: ToolCallCodec<'anthropic'> = {
   searchToolName: ANTHROPIC_CLIENT_SEARCH_TOOL_NAME,
   readCalls(response) {
+    rejectOtherProvider('anthropic', EXPECTED, response);
     let blocks: readonly unknown[];
     if (Array.isArray(response)) blocks = response;
     else if (isRecord(response) && Array.isArray(response.content)) blocks = response.content;

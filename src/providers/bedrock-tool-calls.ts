@@ -1,4 +1,4 @@
-import { invalidResponse, isRecord } from './provider-response-error.js';
+import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
 import type { BedrockToolResultBlock, ProviderToolCall, ToolCallCodec } from './tool-call-types.js';
 import { resultText } from './tool-result-text.js';
 
@@ -13,6 +13,7 @@ const EXPECTED =
  */
 export const bedrockToolCalls: ToolCallCodec<'bedrock'> = {
   readCalls(response) {
+    rejectOtherProvider('bedrock', EXPECTED, response);
     let message: unknown;
     if (isRecord(response) && isRecord(response.output)) message = response.output.message;
     else if (isRecord(response) && Array.isArray(response.content)) message = response;

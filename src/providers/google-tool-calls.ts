@@ -1,5 +1,5 @@
 import type { JsonValue } from '../format/types.js';
-import { invalidResponse, isRecord } from './provider-response-error.js';
+import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
 import type {
   GeminiFunctionResponsePart,
   ProviderToolCall,
@@ -21,6 +21,7 @@ const EXPECTED =
  */
 export const googleToolCalls: ToolCallCodec<'google'> = {
   readCalls(response) {
+    rejectOtherProvider('google', EXPECTED, response);
     let parts: unknown;
     if (isRecord(response) && Array.isArray(response.candidates)) {
       const candidate = response.candidates[0] as unknown;

@@ -1,4 +1,4 @@
-import { invalidResponse, isRecord } from './provider-response-error.js';
+import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
 import type { OpenAIChatToolMessage, ProviderToolCall, ToolCallCodec } from './tool-call-types.js';
 import { resultText } from './tool-result-text.js';
 
@@ -12,6 +12,7 @@ const EXPECTED =
  */
 export const openAIChatToolCalls: ToolCallCodec<'openai'> = {
   readCalls(response) {
+    rejectOtherProvider('openai', EXPECTED, response);
     let message: unknown = response;
     if (isRecord(response) && Array.isArray(response.choices)) {
       if (response.choices.length === 0) return [];

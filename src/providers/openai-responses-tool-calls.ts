@@ -1,4 +1,4 @@
-import { invalidResponse, isRecord } from './provider-response-error.js';
+import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
 import type {
   OpenAINamespaceTool,
   OpenAIResponsesTool,
@@ -25,6 +25,7 @@ const EXPECTED =
  */
 export const openAIResponsesToolCalls: ToolCallCodec<'openai-responses'> = {
   readCalls(response) {
+    rejectOtherProvider('openai-responses', EXPECTED, response);
     let items: readonly unknown[];
     if (Array.isArray(response)) items = response;
     else if (isRecord(response) && Array.isArray(response.output)) items = response.output;

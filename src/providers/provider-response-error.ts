@@ -48,11 +48,76 @@ export function invalidResponse(
   expected: string,
   value: unknown,
 ): ProviderResponseError {
+  const source = responseSource(value);
+  const got =
+    source !== undefined && source.provider !== provider
+      ? `${describeValue(value)}, which looks like ${source.what}: pass it with the provider "${source.provider}"`
+      : `${describeValue(value)}. Pass the provider's response as it came back (or the message it holds), with the provider it came from`;
   return new ProviderResponseError(
     'INVALID_RESPONSE',
     provider,
-    `executeToolCalls("${provider}", response) expects ${expected}; got ${describeValue(value)}. Pass the provider's response as it came back (or the message it holds), with the provider it came from`,
+    `executeToolCalls("${provider}", response) expects ${expected}; got ${got}`,
   );
+}
+
+/**
+ * Throws `INVALID_RESPONSE` when `value` unmistakably comes from another provider than
+ * `provider`: its codec would otherwise read it as a response without calls, and the turn's
+ * calls would be lost without a word.
+ */
+export function rejectOtherProvider(provider: string, expected: string, value: unknown): void {
+  const source = responseSource(value);
+  if (source !== undefined && source.provider !== provider) {
+    throw invalidResponse(provider, expected, value);
+  }
+}
+
+/** Anthropic content block types that no other provider uses. */
+const ANTHROPIC_BLOCKS = new Set(['tool_use', 'server_tool_use', 'thinking', 'redacted_thinking']);
+
+/**
+ * The provider a response (or message, or list of items) unmistakably comes from, by a mark
+ * only that provider's responses carry; undefined when nothing marks it.
+ */
+export function responseSource(value: unknown): { provider: string; what: string } | undefined {
+  const items = Array.isArray(value) ? value : isRecord(value) ? value.content : undefined;
+  if (Array.isArray(items)) {
+    for (const item of items) {
+      if (!isRecord(item)) continue;
+      if (typeof item.type === 'string' && ANTHROPIC_BLOCKS.has(item.type)) {
+        return { provider: 'anthropic', what: `an Anthropic message (a "${item.type}" block)` };
+      }
+      if (isRecord(item.toolUse)) {
+        return { provider: 'bedrock', what: 'a Bedrock Converse message (a "toolUse" block)' };
+      }
+      if (item.type === 'function_call') {
+        return {
+          provider: 'openai-responses',
+          what: 'OpenAI Responses output (a "function_call" item)',
+        };
+      }
+    }
+  }
+  if (!isRecord(value)) return undefined;
+  if (Array.isArray(value.choices) || Array.isArray(value.tool_calls)) {
+    return { provider: 'openai', what: 'an OpenAI Chat Completions response or message' };
+  }
+  if (value.object === 'response' || Array.isArray(value.output)) {
+    return { provider: 'openai-responses', what: 'an OpenAI Responses response' };
+  }
+  if (value.type === 'function_call') {
+    return { provider: 'openai-responses', what: 'an OpenAI Responses "function_call" item' };
+  }
+  if (Array.isArray(value.candidates) || Array.isArray(value.parts)) {
+    return { provider: 'google', what: 'a Gemini response or Content' };
+  }
+  if (isRecord(value.output) && isRecord(value.output.message)) {
+    return { provider: 'bedrock', what: 'a Bedrock ConverseResponse' };
+  }
+  if (value.type === 'message' && 'stop_reason' in value) {
+    return { provider: 'anthropic', what: 'an Anthropic message' };
+  }
+  return undefined;
 }
 
 /** Whether `value` is a non-null object that is not an array (SDK class instances included). */

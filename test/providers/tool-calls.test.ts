@@ -356,31 +356,33 @@ describe('Bedrock Converse', () => {
 });
 
 describe('responses that are not the provider’s', () => {
+  const PASS_AS_IT_CAME =
+    ". Pass the provider's response as it came back (or the message it holds), with the provider it came from";
   it.each([
     [
       'openai',
       { content: [{ type: 'tool_use' }] },
-      'executeToolCalls("openai", response) expects a ChatCompletion (an object with "choices"; the first choice is read) or its assistant message (an object with "tool_calls"); got an object with the keys "content".',
+      'executeToolCalls("openai", response) expects a ChatCompletion (an object with "choices"; the first choice is read) or its assistant message (an object with "tool_calls"); got an object with the keys "content", which looks like an Anthropic message (a "tool_use" block): pass it with the provider "anthropic"',
     ],
     [
       'openai-responses',
       { choices: [] },
-      'executeToolCalls("openai-responses", response) expects a Response (an object with an "output" array), its output items, or one output item; got an object with the keys "choices".',
+      'executeToolCalls("openai-responses", response) expects a Response (an object with an "output" array), its output items, or one output item; got an object with the keys "choices", which looks like an OpenAI Chat Completions response or message: pass it with the provider "openai"',
     ],
     [
       'anthropic',
       'hello',
-      'executeToolCalls("anthropic", response) expects a Message (an object with a "content" array) or its content blocks (an array); got string.',
+      `executeToolCalls("anthropic", response) expects a Message (an object with a "content" array) or its content blocks (an array); got string${PASS_AS_IT_CAME}`,
     ],
     [
       'google',
       { output: [] },
-      'executeToolCalls("google", response) expects a GenerateContentResponse (an object with "candidates"; the first candidate is read) or a Content (an object with "parts"); got an object with the keys "output".',
+      'executeToolCalls("google", response) expects a GenerateContentResponse (an object with "candidates"; the first candidate is read) or a Content (an object with "parts"); got an object with the keys "output", which looks like an OpenAI Responses response: pass it with the provider "openai-responses"',
     ],
     [
       'bedrock',
       null,
-      'executeToolCalls("bedrock", response) expects a ConverseResponse (an object with "output.message") or its message (an object with a "content" array); got null.',
+      `executeToolCalls("bedrock", response) expects a ConverseResponse (an object with "output.message") or its message (an object with a "content" array); got null${PASS_AS_IT_CAME}`,
     ],
   ] as const)('%s: names what it expects and what it got', (provider, response, message) => {
     let error: unknown;
@@ -391,9 +393,41 @@ describe('responses that are not the provider’s', () => {
     }
     expect(error).toBeInstanceOf(ProviderResponseError);
     expect(error).toMatchObject({ code: 'INVALID_RESPONSE', provider });
-    expect((error as Error).message).toBe(
-      `${message.slice(0, -1)}. Pass the provider's response as it came back (or the message it holds), with the provider it came from`,
+    expect((error as Error).message).toBe(message);
+  });
+
+  // each of these has the shape another codec reads (a message with "role" and a "content"
+  // array), so without the check its calls would be read as none and lost without a word
+  const anthropicMessage = {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'tool_use', id: 'tu_1', name: 'list_tasks', input: {} }],
+    stop_reason: 'tool_use',
+  };
+  const bedrockMessage = {
+    role: 'assistant',
+    content: [{ toolUse: { toolUseId: 't1', name: 'list_tasks', input: {} } }],
+  };
+  it.each([
+    ['openai', anthropicMessage, 'anthropic'],
+    ['openai-responses', anthropicMessage, 'anthropic'],
+    ['bedrock', anthropicMessage, 'anthropic'],
+    ['anthropic', bedrockMessage, 'bedrock'],
+    ['openai', bedrockMessage, 'bedrock'],
+    [
+      'anthropic',
+      { output: [{ type: 'function_call', call_id: 'c', name: 'x' }] },
+      'openai-responses',
+    ],
+  ] as const)('%s refuses a message of %s that its codec would read as no calls', (provider, response, source) => {
+    expect(() => toolCallCodec(provider).readCalls(response)).toThrowError(
+      expect.objectContaining({
+        code: 'INVALID_RESPONSE',
+        message: expect.stringContaining(`: pass it with the provider "${source}"`),
+      }),
     );
+    expect(toolCallCodec(source).readCalls(response)).toHaveLength(1);
   });
 
   it('refuses providers without tool-call responses', () => {
