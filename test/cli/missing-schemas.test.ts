@@ -92,6 +92,18 @@ describe('a schema directory without group files', () => {
     expect(json.json()).toMatchObject({ groups: [], diagnostics: [{ code: 'NO_GROUP_FILES' }] });
   });
 
+  it('does not say "no group file was found" when the only group file failed to load', async () => {
+    const dir = createTempDir({ 'schemas/broken_tools.json': '{ "group": ' });
+    const result = await runCli(['validate'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('schemas/broken_tools.json');
+    expect(result.stdout).toContain('0 group(s), 0 tool(s): 1 error(s)');
+    expect(result.stderr).toBe('');
+    const json = await runCli(['validate', '--json'], { cwd: dir });
+    expect(json.code).toBe(1);
+    expect(json.stderr).toBe('');
+  });
+
   it('still passes when one of several directories has group files', async () => {
     const dir = createTempDir({
       'schemas/one_tools.json': makeGroup('one'),

@@ -42,8 +42,11 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const registry = await loadCliRegistry('validate', values, io, { checkExamples: true });
   const strict = values.strict === true;
   const diagnostics = registry.diagnostics;
-  // an empty directory (a typo in a CI step) must not pass as "0 errors"
-  const nothingFound = registry.groups().length === 0;
+  // an empty directory (a typo in a CI step) must not pass as "0 errors"; a group file that
+  // failed to load was found, and its diagnostics say why
+  const nothingFound =
+    registry.groups().length === 0 &&
+    !diagnostics.some((diagnostic) => diagnostic.file.endsWith('_tools.json'));
   const failed =
     nothingFound ||
     diagnostics.some(
