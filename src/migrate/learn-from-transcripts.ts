@@ -10,6 +10,7 @@ import type { Diagnostic, ToolDefinition, ToolGroupDefinition } from '../format/
 import { listGroupFiles } from '../load/list-group-files.js';
 import { checkGroupText, readGroupFileText } from '../load/read-group-file.js';
 import { errorMessage } from '../util/error-message.js';
+import { suggestSimilar } from '../util/suggest-similar.js';
 import { chooseExampleRequests } from './choose-example-requests.js';
 import { detectTextStyle, setGroupVersion, setToolExampleRequests } from './edit-group-text.js';
 import {
@@ -156,6 +157,7 @@ interface KnownTool {
  * file, or schema directories without group files.
  */
 export async function learnFromTranscripts(options: LearnOptions): Promise<LearnReport> {
+  checkOptionShapes(options);
   const cwd = options.cwd ?? process.cwd();
   const limits = resolveLoadLimits(options.limits);
   const maxPerTool = checkOptions(options, limits);
@@ -329,6 +331,65 @@ async function readGroupFiles(
     }
   }
   return valid.filter((entry) => highest.get(entry.group.group) === entry);
+}
+
+/** The options `learnFromTranscripts` knows, and the shape each must have. */
+const LEARN_OPTION_SHAPES: Readonly<Record<keyof LearnOptions, (value: unknown) => boolean>> = {
+  from: (value) => typeof value === 'string',
+  file: (value) => typeof value === 'string' && value !== '',
+  schemas: (value) =>
+    Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry !== ''),
+  cwd: (value) => typeof value === 'string',
+  maxPerTool: (value) => typeof value === 'number',
+  redact: (value) => typeof value === 'boolean',
+  dryRun: (value) => typeof value === 'boolean',
+  limits: (value) => value !== null && typeof value === 'object' && !Array.isArray(value),
+};
+
+/** What each option must be, for the message. */
+const LEARN_OPTION_EXPECTED: Readonly<Record<keyof LearnOptions, string>> = {
+  from: 'a string',
+  file: 'a non-empty string (the transcript file)',
+  schemas: 'an array of directory paths',
+  cwd: 'a string',
+  maxPerTool: 'a number',
+  redact: 'true or false',
+  dryRun: 'true or false',
+  limits: 'an object of load limits',
+};
+
+/** Throws `LEARN_INVALID_OPTIONS` for a missing, unknown or wrongly typed option. */
+function checkOptionShapes(options: LearnOptions): void {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new ToolcapError(
+      'LEARN_INVALID_OPTIONS',
+      'learnFromTranscripts expects an options object such as { from: "openai", file: "conversations.jsonl" }',
+    );
+  }
+  const known = Object.keys(LEARN_OPTION_SHAPES);
+  for (const [name, value] of Object.entries(options)) {
+    if (!Object.hasOwn(LEARN_OPTION_SHAPES, name)) {
+      // a misspelt dryRun must not write the files
+      const similar = suggestSimilar(name, known);
+      throw new ToolcapError(
+        'LEARN_INVALID_OPTIONS',
+        `learnFromTranscripts: unknown option "${name}"${similar.length > 0 ? `; did you mean "${similar[0]}"?` : ''} Options: ${known.join(', ')}`,
+      );
+    }
+    const option = name as keyof LearnOptions;
+    if (value !== undefined && !LEARN_OPTION_SHAPES[option](value)) {
+      throw new ToolcapError(
+        'LEARN_INVALID_OPTIONS',
+        `learnFromTranscripts: option "${name}" must be ${LEARN_OPTION_EXPECTED[option]}, got ${JSON.stringify(value) ?? typeof value}`,
+      );
+    }
+  }
+  if (options.file === undefined) {
+    throw new ToolcapError(
+      'LEARN_INVALID_OPTIONS',
+      'learnFromTranscripts: option "file" is required: the transcript file (JSON Lines) to learn from',
+    );
+  }
 }
 
 function checkOptions(options: LearnOptions, limits: LoadLimits): number {

@@ -475,4 +475,34 @@ describe('learnFromTranscripts', () => {
       learnFromTranscripts({ from: 'csv' as 'openai', file: 'x.jsonl', cwd: dir }),
     ).rejects.toThrow('unknown transcript format "csv"; use one of openai, anthropic, pairs');
   });
+
+  it('refuses an unknown or mistyped option before reading anything, so a misspelt dryRun writes nothing', async () => {
+    const dir = project();
+    const before = readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8');
+    writeFileSync(
+      join(dir, 'x.jsonl'),
+      `${JSON.stringify({ message: 'add a dentist visit', tool: 'create_event' })}\n`,
+    );
+    const learn = (options: object) => learnFromTranscripts(options as never);
+    await expect(
+      learn({ from: 'pairs', file: 'x.jsonl', cwd: dir, dryrun: true }),
+    ).rejects.toMatchObject({
+      code: 'LEARN_INVALID_OPTIONS',
+      message:
+        'learnFromTranscripts: unknown option "dryrun"; did you mean "dryRun"? Options: from, file, schemas, cwd, maxPerTool, redact, dryRun, limits',
+    });
+    await expect(learn({ from: 'pairs', file: 'x.jsonl', cwd: dir, redact: 'no' })).rejects.toThrow(
+      'learnFromTranscripts: option "redact" must be true or false, got "no"',
+    );
+    await expect(
+      learn({ from: 'pairs', file: 'x.jsonl', cwd: dir, schemas: 'schemas' }),
+    ).rejects.toThrow(
+      'learnFromTranscripts: option "schemas" must be an array of directory paths, got "schemas"',
+    );
+    await expect(learn({ from: 'pairs', cwd: dir })).rejects.toThrow(
+      'learnFromTranscripts: option "file" is required: the transcript file (JSON Lines) to learn from',
+    );
+    await expect(learn(null as never)).rejects.toMatchObject({ code: 'LEARN_INVALID_OPTIONS' });
+    expect(readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8')).toBe(before);
+  });
 });
