@@ -196,6 +196,52 @@ describe('the built CLI from the repository root (plain Node, compiled handlers)
   });
 });
 
+describe('the built CLI in a CommonJS project', () => {
+  it('says how to make an import/export handler load (HANDLER_LOAD_FAILED)', async () => {
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "npm run build" first`);
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const project = await makeTempDir();
+    // what npm init writes: this Node.js loads .js files here as CommonJS
+    await writeFile(join(project, 'package.json'), '{ "name": "app", "type": "commonjs" }\n');
+    await mkdir(join(project, 'schemas'));
+    await mkdir(join(project, 'handlers'));
+    await writeFile(
+      join(project, 'schemas', 'tasks_tools.json'),
+      JSON.stringify({
+        group: 'tasks',
+        version: '1.0.0',
+        description: 'Tasks.',
+        selection: { strategy: 'always' },
+        tools: [
+          {
+            name: 'add_task',
+            description: 'Add a task.',
+            category: 'creation',
+            input_schema: { type: 'object', properties: {} },
+            metadata: { executor: 'tasks' },
+          },
+        ],
+      }),
+    );
+    await writeFile(
+      join(project, 'handlers', 'tasks.js'),
+      "import { randomUUID } from 'node:crypto';\nexport function add_task() { return { id: randomUUID() }; }\n",
+    );
+    const result = spawnSync(process.execPath, [BIN, 'run', 'add_task', '--input', '{}'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    const output = JSON.parse(result.stdout) as {
+      ok: boolean;
+      error: { code: string; message: string };
+    };
+    expect(output).toMatchObject({ ok: false, error: { code: 'HANDLER_LOAD_FAILED' } });
+    expect(output.error.message).toMatch(
+      /^Handler module handlers\/tasks\.js for executor "tasks" could not be imported: .*Cannot use import statement outside a module\. The module uses import\/export but Node\.js loads it as CommonJS: add "type": "module" to the package\.json next to it \(npm pkg set type=module\), or name it \.mjs$/s,
+    );
+  });
+});
+
 /** An external tool that reports which of a few variables it sees, at --schema time and when run. */
 const ENV_TOOL = `#!/bin/sh
 if [ "$1" = "--schema" ]; then
