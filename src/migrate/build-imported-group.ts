@@ -132,11 +132,16 @@ export function buildImportedGroup(
             },
           )
         : [];
-  if (strategy === 'context') {
+  // a context group without a context_check applies when its tools' requires_context keys are
+  // all in the context: with no keys at all, on every turn
+  if (
+    strategy === 'context' &&
+    tools.every(({ definition }) => definition.metadata.requires_context.length === 0)
+  ) {
     warnings.push({
       code: 'CONTEXT_STRATEGY_NEEDS_SETUP',
       message:
-        'strategy "context": add selection.context_check (a registered predicate) or metadata.requires_context keys to the tools, or the group is never offered',
+        'strategy "context" with no requires_context keys offers the group on every turn, like "always": add metadata.requires_context keys to the tools, or selection.context_check (a predicate registered with contextChecks), to say when it applies',
     });
   }
   const document: Record<string, unknown> = {

@@ -256,9 +256,11 @@ describe('importToolList', () => {
       description: 'Orders.',
       selection: { strategy: 'context', keywords: ['order'] },
     });
-    expect(imported.warnings.map((warning) => warning.code)).toContain(
-      'CONTEXT_STRATEGY_NEEDS_SETUP',
-    );
+    expect(imported.warnings).toContainEqual({
+      code: 'CONTEXT_STRATEGY_NEEDS_SETUP',
+      message:
+        'strategy "context" with no requires_context keys offers the group on every turn, like "always": add metadata.requires_context keys to the tools, or selection.context_check (a predicate registered with contextChecks), to say when it applies',
+    });
     expect(
       (imported.document.tools as { metadata: { executor: string } }[])[0]?.metadata.executor,
     ).toBe('shop');
