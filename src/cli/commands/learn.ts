@@ -18,8 +18,9 @@ export const summary = "add past users' messages to the tools they led to (examp
 export const usage = `toolcap learn --from FORMAT FILE [options]
 
 Reads past conversations from FILE (JSON Lines) and adds, to each called tool's
-"example_requests" in its group file, the user message that led to the call. Selection and
-search match these requests, so the tool comes up for messages worded like them.
+"example_requests" in its group file, the user message that led to the call. Search, and
+select with --relevance K or --fallback K, rank by these requests, so the tool comes up for
+messages worded like them (a keyword group still needs a keyword to be included otherwise).
 FORMAT: openai   {"messages": [...]} per line (OpenAI chat fine-tuning format, tool_calls)
         anthropic {"messages": [...]} per line with tool_use content blocks
         pairs    {"message": "...", "tool": "name"} per line
