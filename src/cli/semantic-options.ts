@@ -83,12 +83,24 @@ export async function cliSemanticOptions(
       const { createWordVectorEmbedder } = await import('../embeddings/word-vector-embedder.js');
       // "builtin" names the shipped vectors; a path that exists is a file; anything else is
       // looked up as an installed package
-      embedder =
-        vectors === 'builtin'
-          ? createWordVectorEmbedder({ builtin: true })
-          : existsSync(resolve(io.cwd, vectors))
-            ? createWordVectorEmbedder({ file: vectors, cwd: io.cwd })
-            : createWordVectorEmbedder({ package: vectors, cwd: io.cwd });
+      if (vectors === 'builtin') embedder = createWordVectorEmbedder({ builtin: true });
+      else if (existsSync(resolve(io.cwd, vectors))) {
+        embedder = createWordVectorEmbedder({ file: vectors, cwd: io.cwd });
+      } else if (looksLikePath(vectors)) {
+        throw new CliUsageError(
+          `--vectors ${vectors}: there is no file ${resolve(io.cwd, vectors)}; give builtin, the path of a vectors file (GloVe text or wink JSON), or the name of an installed package`,
+          command,
+        );
+      } else {
+        try {
+          embedder = createWordVectorEmbedder({ package: vectors, cwd: io.cwd });
+        } catch {
+          throw new CliUsageError(
+            `--vectors ${vectors}: no file of that name here, and no installed package "${vectors}"; give builtin, the path of a vectors file, or install the package (npm install ${vectors})`,
+            command,
+          );
+        }
+      }
     } else {
       const { createOpenAICompatibleEmbedder } = await import(
         '../embeddings/openai-compatible-embedder.js'
@@ -101,7 +113,7 @@ export async function cliSemanticOptions(
       });
     }
   } catch (error) {
-    if (!ToolcapError.isInstance(error)) throw error;
+    if (!ToolcapError.isInstance(error) || error instanceof CliUsageError) throw error;
     const flag = vectors !== undefined ? `--vectors ${vectors}` : `--embeddings-url ${url}`;
     throw new CliUsageError(`${flag}: ${error.message}`, command);
   }
@@ -110,4 +122,10 @@ export async function cliSemanticOptions(
     ...(weight !== undefined ? { weight } : {}),
     ...(cache !== undefined ? { cacheDir: cache === 'none' ? false : cache } : {}),
   };
+}
+
+/** Whether a --vectors value is meant as a file path rather than a package name. */
+function looksLikePath(value: string): boolean {
+  if (value.startsWith('@')) return value.split('/').length > 2; // @scope/name is a package
+  return /[\\/]/.test(value) || value.startsWith('.') || /\.(txt|json|vec|bin|gz)$/i.test(value);
 }

@@ -232,8 +232,12 @@ describe('semantic flags of toolcap search and select', () => {
     expect(await usage(['select', '--semantic-weight', '0.3', 'x'])).toBe(
       'toolcap: --semantic-weight needs --vectors or --embeddings-url',
     );
-    expect(await usage(['search', '--vectors', 'no-such-vectors', 'x'])).toMatch(
-      /^toolcap: --vectors no-such-vectors: .*package "no-such-vectors" is not installed/,
+    expect(await usage(['search', '--vectors', 'no-such-vectors', 'x'])).toBe(
+      'toolcap: --vectors no-such-vectors: no file of that name here, and no installed package "no-such-vectors"; give builtin, the path of a vectors file, or install the package (npm install no-such-vectors)',
+    );
+    // a path is never looked up as a package
+    expect(await usage(['select', '--vectors', '/nonexistent/glove.txt', 'x'])).toBe(
+      'toolcap: --vectors /nonexistent/glove.txt: there is no file /nonexistent/glove.txt; give builtin, the path of a vectors file (GloVe text or wink JSON), or the name of an installed package',
     );
   });
 });
