@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolcapError } from '../errors/toolcap-error.js';
@@ -52,7 +53,7 @@ export async function cliLoadOptions(
   return {
     dirs: schemas.length > 0 ? schemas : skipDefault ? [] : ['schemas'],
     cwd: io.cwd,
-    pins: keyValuePairs(command, 'pin', values.pin, PIN_PAIR),
+    pins: checkPins(command, keyValuePairs(command, 'pin', values.pin, PIN_PAIR)),
     ...(handlers.length > 0 ? { handlers } : {}),
     ...(contextChecksModule !== undefined
       ? { contextChecks: await importContextChecks(command, contextChecksModule, io.cwd) }
@@ -122,4 +123,23 @@ async function importContextChecks(
     if (typeof value === 'function') checks[name] = value as ContextCheck;
   }
   return checks;
+}
+
+/** The pins, each range checked: a range semver cannot read is a usage error, not an empty run. */
+function checkPins(command: string, pins: Record<string, string>): Record<string, string> {
+  const entries = Object.entries(pins);
+  if (entries.length === 0) return pins;
+  // loaded only when a pin is given (semver's range code costs start-up time)
+  const validRange = createRequire(import.meta.url)('semver/ranges/valid.js') as (
+    range: string,
+  ) => string | null;
+  for (const [group, range] of entries) {
+    if (validRange(range) === null) {
+      throw new CliUsageError(
+        `--pin ${group}=${range}: ${JSON.stringify(range)} is not a semver range; use a version or range such as 1.2.0, ^1.0.0 or ~2.1`,
+        command,
+      );
+    }
+  }
+  return pins;
 }

@@ -23,6 +23,15 @@ describe('usage errors', () => {
     );
   });
 
+  it('--pin with a range semver cannot read is a usage error, not an empty run', async () => {
+    const result = await runCli(['list', '--pin', 'tasks=notarange'], { cwd: ROOT });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'toolcap: --pin tasks=notarange: "notarange" is not a semver range; use a version or range such as 1.2.0, ^1.0.0 or ~2.1\nRun "toolcap help list" for its options.\n',
+    );
+  });
+
   it('--context without =VALUE keeps its own example', async () => {
     const result = await runCli(['select', '--context', 'user_id', 'hi'], { cwd: ROOT });
     expect(result.code).toBe(2);
