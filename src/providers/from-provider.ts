@@ -91,7 +91,7 @@ export function fromProvider(
       renamed.push([name, raw.name]);
       warnings.push({
         code: 'TOOL_RENAMED',
-        message: `tool name ${JSON.stringify(raw.name)} is not valid for every provider${name !== toCanonicalToolName(raw.name) ? ' (or collides with another tool)' : ''}; it is "${name}" now (see nameMap)`,
+        message: `tool name ${JSON.stringify(raw.name)} is not valid for every provider${name !== toCanonicalToolName(raw.name) ? ' (or collides with another tool)' : ''}; it is "${name}" now`,
         tool: name,
       });
     }

@@ -35,9 +35,9 @@ describe('toolcap import', () => {
         '  get-museum-object -> get_museum_object',
         'Categories: 2 retrieval, 1 analysis (0 from the description, 0 defaulted)',
         'Warnings (3):',
-        '  TOOL_RENAMED list_departments: tool name "list-departments" is not valid for every provider; it is "list_departments" now (see nameMap)',
-        '  TOOL_RENAMED search_museum_objects: tool name "search-museum-objects" is not valid for every provider; it is "search_museum_objects" now (see nameMap)',
-        '  TOOL_RENAMED get_museum_object: tool name "get-museum-object" is not valid for every provider; it is "get_museum_object" now (see nameMap)',
+        '  TOOL_RENAMED list_departments: tool name "list-departments" is not valid for every provider; it is "list_departments" now',
+        '  TOOL_RENAMED search_museum_objects: tool name "search-museum-objects" is not valid for every provider; it is "search_museum_objects" now',
+        '  TOOL_RENAMED get_museum_object: tool name "get-museum-object" is not valid for every provider; it is "get_museum_object" now',
         '',
       ].join('\n'),
     );
@@ -253,7 +253,9 @@ describe('toolcap import', () => {
     );
     const odd = await run('odd.json');
     expect(odd.code).toBe(1);
-    expect(odd.stderr).toContain('the input holds no tool list');
+    expect(odd.stderr).toBe(
+      'toolcap: odd.json: the file holds no tool list: expected an array of tools, an object with "tools": [...] (e.g. an MCP tools/list result), or one tool object with a "name"\n',
+    );
     expect(existsSync(join(dir, 'schemas'))).toBe(false);
   });
 });

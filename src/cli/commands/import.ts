@@ -203,6 +203,13 @@ function importOrExplain(
   try {
     return importToolList(input, options);
   } catch (error) {
+    if (ToolcapError.isInstance(error) && error.code === 'IMPORT_INVALID_INPUT') {
+      // the library speaks of "the input"; here it is a file the user named
+      throw new ToolcapError(
+        'IMPORT_INVALID_INPUT',
+        `${file}: ${error.message.replace(/^the input /, 'the file ')}`,
+      );
+    }
     if (!(error instanceof PayloadFormatError)) throw error;
     const [best, ...others] = error.fits;
     const name = error.tool === undefined ? '' : ` (${JSON.stringify(error.tool)})`;
