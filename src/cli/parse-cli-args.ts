@@ -46,6 +46,16 @@ export function parseCliArgs(
         command,
       );
     }
+    const ambiguous = /Option '(--[^']+)' argument is ambiguous/.exec(message);
+    if (ambiguous !== null) {
+      // parseArgs reads "--max-tools -1" as a flag without its value
+      const flag = ambiguous[1]!;
+      const value = args[args.indexOf(flag) + 1] ?? '';
+      throw new CliUsageError(
+        `${flag} ${value}: a value that starts with "-" is read as an option; write ${flag}=${value} to pass it`,
+        command,
+      );
+    }
     throw new CliUsageError(`${message.replace(/\.$/, '')} (toolcap ${command})`, command);
   }
   const values = parsed.values as ParsedArgs['values'];

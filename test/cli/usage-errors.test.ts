@@ -32,6 +32,16 @@ describe('usage errors', () => {
     );
   });
 
+  it('a flag followed by a negative number says how to pass it', async () => {
+    const result = await runCli(['select', '--max-tools', '-1', 'x'], { cwd: ROOT });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'toolcap: --max-tools -1: a value that starts with "-" is read as an option; write --max-tools=-1 to pass it\nRun "toolcap help select" for its options.\n',
+    );
+    const written = await runCli(['select', '--max-tools=-1', 'x'], { cwd: ROOT });
+    expect(written.stderr).toMatch(/^toolcap: --max-tools must be a positive integer, got "-1"\n/);
+  });
+
   it('--context without =VALUE keeps its own example', async () => {
     const result = await runCli(['select', '--context', 'user_id', 'hi'], { cwd: ROOT });
     expect(result.code).toBe(2);
