@@ -76,10 +76,11 @@ export function buildRankingQuery(
 }
 
 /**
- * How term `slot` of `query` is shown in `matched`: the word itself, or `word→term` for a
- * related word (built only when shown: most related terms are never reported).
+ * How term `slot` of `query` is shown in `matched`: the word itself, or `word→related` for a
+ * related word, `related` being the shortest word of the tools' text that gave the related term
+ * (built only when shown: most related terms are never reported).
  */
 export function queryWord(index: SelectionIndex, query: TurnQuery, slot: number): string {
   const word = query.words[slot]!;
-  return slot < query.own ? word : `${word}→${index.vocabulary.termOf(query.ids[slot]!)}`;
+  return slot < query.own ? word : `${word}→${index.vocabulary.wordOf(query.ids[slot]!)}`;
 }

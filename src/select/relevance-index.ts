@@ -362,7 +362,7 @@ function analyzeFields(
       if (analyzer.isStopword(word)) id = -1;
       else {
         const term = analyzer.stem(word);
-        id = isTooShort(term) ? -1 : vocabulary.add(term);
+        id = isTooShort(term) ? -1 : vocabulary.add(term, word);
       }
       wordIds.set(word, id);
     }

@@ -22,6 +22,8 @@ const CI_RUNS = 150;
 const WORDS = ['report', 'invoice', 'meeting', 'deploy', 'ticket', 'budget', 'sales', 'note'];
 const FILLER = ['please', 'the', 'my', 'for', 'today', 'quickly', 'team', 'about', 'x'];
 const TYPOS = ['reprot', 'meting', 'invoce', 'budgett', 'tickett'];
+// forms of one stem in tools, and a word related to it in messages: matched shows "buy→purchase"
+const PURCHASE_FORMS = ['purchasing', 'purchases', 'purchase'];
 const KEYS = ['user_id', 'project_id', 'session'];
 const COSTS = ['low', 'medium', 'high'] as const;
 const LATENCIES = ['fast', 'medium', 'slow'] as const;
@@ -30,7 +32,7 @@ const CHECKS = ['always_yes', 'always_no', 'throws', 'has_user'] as const;
 
 const toolSpec = fc.record({
   verb: fc.constantFrom('get', 'create', 'update', 'delete', 'summarize', 'list'),
-  about: fc.subarray([...WORDS, 'sales report'], { minLength: 1, maxLength: 3 }),
+  about: fc.subarray([...WORDS, 'sales report', ...PURCHASE_FORMS], { minLength: 1, maxLength: 3 }),
   category: fc.constantFrom(...CATEGORIES),
   cost: fc.constantFrom(...COSTS),
   latency: fc.constantFrom(...LATENCIES),
@@ -57,7 +59,7 @@ const groupSpec = fc.record({
 });
 
 const turnSpec = fc.record({
-  words: fc.array(fc.constantFrom(...WORDS, ...FILLER, ...TYPOS, 'salesreport', 'to-do'), {
+  words: fc.array(fc.constantFrom(...WORDS, ...FILLER, ...TYPOS, 'salesreport', 'to-do', 'buy'), {
     maxLength: 12,
   }),
   maxTools: fc.option(fc.integer({ min: 1, max: 12 }), { nil: undefined }),

@@ -111,7 +111,7 @@ describe('registry.search', () => {
     ]);
     const results = shop.search('buy a lamp');
     expect(results.map((result) => result.name)).toEqual(['purchase_item']);
-    expect(results[0]!.matched).toEqual(['buy→purchas']);
+    expect(results[0]!.matched).toEqual(['buy→purchase']);
   });
 
   it('leaves out a related word that most of a large catalog contains', () => {

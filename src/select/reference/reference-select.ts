@@ -752,7 +752,7 @@ function buildQuery(
         added++;
         query.terms.push({
           term: related.term,
-          word: `${source.word}→${related.term}`,
+          word: `${source.word}→${corpus.wordOf(related.term)}`,
           weight: source.weight * settings.relatedWeight * related.weight,
         });
       }
@@ -854,18 +854,32 @@ interface Corpus {
   documents(term: string): number;
   size: number;
   has(tool: RegisteredTool, term: string): boolean;
+  /** The word a term of the tools' text is shown as (see `TermVocabulary.wordOf`). */
+  wordOf(term: string): string;
 }
 
 /** The documents and keyword phrases of the registry, analyzed afresh. */
 function buildCorpus(input: ReferenceInput): Corpus {
   const { analyzer, tools, groups } = input;
   const fields = (input.ranking ?? DEFAULT_RANKING).fields;
+  // the word each term is shown as: the shortest tool word that gives it, then the first
+  const shownWords = new Map<string, string>();
   const fieldTerms = (text: string): string[] =>
     analyzer
       .tokenize(text)
       .flatMap((token) => [token.text, ...token.parts])
       .filter((word) => !analyzer.isStopword(word))
-      .map((word) => analyzer.stem(word))
+      .map((word) => {
+        const term = analyzer.stem(word);
+        const shown = shownWords.get(term);
+        // shorter, then first in code-unit order
+        const better =
+          shown === undefined ||
+          word.length < shown.length ||
+          (word.length === shown.length && word < shown);
+        if (!isTooShort(term) && better) shownWords.set(term, word);
+        return term;
+      })
       .filter((term) => !isTooShort(term));
   // each tool's fields, in DOCUMENT_FIELDS order
   const documents = tools.map((tool) => {
@@ -955,6 +969,9 @@ function buildCorpus(input: ReferenceInput): Corpus {
     },
     has(tool, term) {
       return frequencies[tool.index]!.has(term);
+    },
+    wordOf(term) {
+      return shownWords.get(term) ?? term;
     },
     indexed(term) {
       return documentFrequency(term) > 0;
