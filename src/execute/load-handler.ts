@@ -142,10 +142,11 @@ async function importHandler(
     const code =
       error !== null && typeof error === 'object' && 'code' in error ? String(error.code) : '';
     // ESM syntax in a .js file of a CommonJS package (npm init writes "type": "commonjs")
-    const hint =
-      /Cannot use import statement outside a module|Unexpected token 'export'/.test(reason)
-        ? '. The module uses import/export but Node.js loads it as CommonJS: add "type": "module" to the package.json next to it (npm pkg set type=module), or name it .mjs'
-        : '';
+    const hint = /Cannot use import statement outside a module|Unexpected token 'export'/.test(
+      reason,
+    )
+      ? '. The module uses import/export but Node.js loads it as CommonJS: add "type": "module" to the package.json next to it (npm pkg set type=module), or name it .mjs'
+      : '';
     return {
       code: 'HANDLER_LOAD_FAILED',
       message: `Handler module ${shown} for executor "${executor}" could not be imported: ${reason}${hint}`,
