@@ -69,6 +69,26 @@ describe('createLangChainTools', () => {
     expect(message.content).toMatch(/^MISSING_CONTEXT: /);
   });
 
+  it('answers arguments the schema refuses with the registry INVALID_INPUT, not an exception', async () => {
+    const { registry } = await loadBundledRegistry();
+    const [addTask] = createLangChainTools(registry, { tools: ['add_task'] });
+    const message = (await addTask!.invoke(
+      { id: 'call-3', name: 'add_task', args: { title: 5 }, type: 'tool_call' },
+      { context: { user_id: 'ada' } },
+    )) as ToolMessage;
+    expect(message).toBeInstanceOf(ToolMessage);
+    expect(message.status).toBe('error');
+    expect(message.tool_call_id).toBe('call-3');
+    expect(message.content).toMatch(/^INVALID_INPUT: .*\/title must be string/);
+    // plain arguments: the registry's failure, thrown
+    await expect(
+      addTask!.invoke({ title: 'x', priority: 'urgent' }, { context: { user_id: 'ada' } }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/^INVALID_INPUT: .*\/priority must be one of/),
+    });
+  });
+
   it('throws the failure when invoked with plain arguments; the context option wins', async () => {
     const { registry } = await loadBundledRegistry();
     const [listTasks] = createLangChainTools(registry, {

@@ -1,6 +1,7 @@
 import { ToolMessage } from '@langchain/core/messages';
 import {
   DynamicStructuredTool,
+  ToolInputParsingException,
   type ToolRunnableConfig,
   type ToolSchemaBase,
 } from '@langchain/core/tools';
@@ -24,10 +25,12 @@ export type LangChainToolsOptions = AdapterToolOptions;
 
 /**
  * LangChain structured tools for the registry's tools, with each tool's JSON Schema as the
- * schema (LangChain checks the arguments against it before the call) and a function that runs
- * `registry.execute` with the run's abort signal. A failed call invoked with a tool call
- * becomes a `ToolMessage` with `status: "error"` and the text the model reads (`CODE: message`);
- * invoked with plain arguments, it throws a ToolcapError with that message.
+ * schema and a function that runs `registry.execute` with the run's abort signal. A failed call
+ * invoked with a tool call becomes a `ToolMessage` with `status: "error"` and the text the model
+ * reads (`CODE: message`); invoked with plain arguments, it throws a ToolcapError with that
+ * message. Arguments LangChain's own schema check refuses go to `registry.execute` all the same,
+ * so the model reads the registry's `INVALID_INPUT` (which field, what is wrong) instead of the
+ * run failing with LangChain's bare "did not match expected schema".
  */
 export function createLangChainTools(
   registry: Registry,
@@ -44,7 +47,7 @@ function toLangChainTool(
   definition: RegisteredTool,
   options: LangChainToolsOptions,
 ): DynamicStructuredTool<ToolSchemaBase> {
-  return new DynamicStructuredTool<ToolSchemaBase>({
+  return new RegistryTool({
     name: definition.name,
     description: definition.description,
     schema: structuredClone(definition.input_schema) as ToolSchemaBase,
@@ -67,4 +70,33 @@ function toLangChainTool(
       });
     },
   });
+}
+
+/** A structured tool whose refused arguments reach the registry's validation (see above). */
+class RegistryTool extends DynamicStructuredTool<ToolSchemaBase> {
+  override async call(
+    arg: unknown,
+    configArg?: Parameters<DynamicStructuredTool<ToolSchemaBase>['call']>[1],
+    tags?: string[],
+  ): Promise<unknown> {
+    try {
+      return await super.call(arg as never, configArg, tags);
+    } catch (error) {
+      if (!(error instanceof ToolInputParsingException)) throw error;
+      // LangChain checked the arguments against the schema and refused them; the registry's
+      // check gives the model a message it can act on (the callbacks see no run for it)
+      const config = typeof configArg === 'object' && !Array.isArray(configArg) ? configArg : {};
+      const input = isToolCall(arg) ? arg.args : arg;
+      return this.func(input as never, undefined, config as ToolRunnableConfig);
+    }
+  }
+}
+
+/** A LangChain tool call (`{ type: "tool_call", args, ... }`) given to `call` directly. */
+function isToolCall(value: unknown): value is { args: unknown } {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    (value as { type?: unknown }).type === 'tool_call'
+  );
 }
