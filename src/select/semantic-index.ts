@@ -112,17 +112,18 @@ export class SemanticIndex {
    */
   turn(queryVector: unknown, weight: number, code = 'INVALID_SELECT_OPTION'): SemanticTurn {
     const length = (queryVector as { length?: unknown } | null)?.length;
-    if (
-      queryVector === null ||
-      typeof queryVector !== 'object' ||
-      length !== this.dimensions ||
-      !Array.from(queryVector as ArrayLike<unknown>).every(
-        (value) => typeof value === 'number' && Number.isFinite(value),
-      )
-    ) {
+    let got: string | undefined;
+    if (queryVector === null || typeof queryVector !== 'object' || length !== this.dimensions) {
+      got = `${describeValue(queryVector)}${typeof length === 'number' && !Array.isArray(queryVector) ? ` of ${length}` : ''}`;
+    } else {
+      const values = Array.from(queryVector as ArrayLike<unknown>);
+      const bad = values.findIndex((value) => typeof value !== 'number' || !Number.isFinite(value));
+      if (bad >= 0) got = `${String(values[bad])} at index ${bad}`;
+    }
+    if (got !== undefined) {
       throw new ToolcapError(
         code,
-        `queryVector must be ${this.dimensions} finite numbers (a vector of embedder "${this.embedder.id}"), got ${describeValue(queryVector)}${typeof length === 'number' ? ` of ${length}` : ''}; embed the message with the registry's embedder`,
+        `queryVector must be ${this.dimensions} finite numbers (a vector of embedder "${this.embedder.id}"), got ${got}; embed the message with the registry's embedder`,
       );
     }
     return new SemanticTurn(this, normalizeVector(queryVector as ArrayLike<number>), weight);

@@ -156,7 +156,11 @@ const isSemantic: OptionCheck = (value) => {
   if (isObject(value) !== undefined) return shape;
   const { embedder, weight, cacheDir, ...rest } = value as Record<string, unknown>;
   const unknown = Object.keys(rest);
-  if (unknown.length > 0) return `${shape}; "${unknown[0]}" is not one of its members`;
+  if (unknown.length > 0) {
+    return {
+      problem: `has the member "${unknown[0]}", which is not one of embedder, weight, cacheDir`,
+    };
+  }
   const { id, embed } = (embedder ?? {}) as { id?: unknown; embed?: unknown };
   if (
     embedder === null ||
@@ -168,14 +172,18 @@ const isSemantic: OptionCheck = (value) => {
     return shape;
   }
   if (weight !== undefined && !(typeof weight === 'number' && weight > 0 && weight <= 1)) {
-    return `${shape}; weight must be a number above 0 and at most 1, got ${JSON.stringify(weight)}`;
+    return {
+      problem: `has weight ${JSON.stringify(weight) ?? typeof weight}; weight must be a number above 0 and at most 1`,
+    };
   }
   if (
     cacheDir !== undefined &&
     cacheDir !== false &&
     (typeof cacheDir !== 'string' || cacheDir === '')
   ) {
-    return `${shape}; cacheDir must be a directory path or false, got ${JSON.stringify(cacheDir)}`;
+    return {
+      problem: `has cacheDir ${JSON.stringify(cacheDir) ?? typeof cacheDir}; cacheDir must be a directory path or false`,
+    };
   }
   return undefined;
 };

@@ -2,10 +2,12 @@ import { ToolcapError } from '../errors/toolcap-error.js';
 import { suggestSimilar } from './suggest-similar.js';
 
 /**
- * Checks one option value: returns nothing when it is acceptable, or the expected shape in
- * words ("a string or an array of strings") when it is not.
+ * Checks one option value: returns nothing when it is acceptable, the expected shape in words
+ * ("a string or an array of strings") when it is not, or `{ problem }` when the value has the
+ * right shape but one part is wrong ("has weight 2; weight must be ... at most 1"), which the
+ * message then gives instead of "must be SHAPE, got VALUE".
  */
-export type OptionCheck = (value: unknown) => string | undefined;
+export type OptionCheck = (value: unknown) => string | { problem: string } | undefined;
 
 /** The checks of a function's options, by option name. */
 export type OptionSpec = Readonly<Record<string, OptionCheck>>;
@@ -35,6 +37,9 @@ export function checkOptions(caller: string, options: unknown, spec: OptionSpec)
     const value = (options as Record<string, unknown>)[name];
     if (value === undefined) continue;
     const expected = check(value);
+    if (typeof expected === 'object') {
+      throw new ToolcapError('INVALID_OPTION', `${caller}: option "${name}" ${expected.problem}`);
+    }
     if (expected !== undefined) {
       throw new ToolcapError(
         'INVALID_OPTION',

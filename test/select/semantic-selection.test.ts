@@ -245,7 +245,12 @@ describe('semantic errors', () => {
     );
     expect(() =>
       registry.search('x', { queryVector: new Array(TOPIC_DIMENSIONS).fill(Number.NaN) }),
-    ).toThrow(expect.objectContaining({ code: 'INVALID_SEARCH_OPTION' }));
+    ).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_SEARCH_OPTION',
+        message: `queryVector must be ${TOPIC_DIMENSIONS} finite numbers (a vector of embedder "topic-test"), got NaN at index 0; embed the message with the registry's embedder`,
+      }),
+    );
     await expect(createRegistry().prepareSemantic()).rejects.toMatchObject({
       code: 'SEMANTIC_NOT_CONFIGURED',
     });
@@ -290,15 +295,29 @@ describe('semantic errors', () => {
     const embedder = createTopicEmbedder();
     const create = (semantic: unknown) => createRegistry({ semantic: semantic as SemanticOptions });
     expect(() => create({ embedder, weight: 2 })).toThrow(
-      'weight must be a number above 0 and at most 1, got 2',
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message:
+          'createRegistry: option "semantic" has weight 2; weight must be a number above 0 and at most 1',
+      }),
     );
     expect(() => create({ embedder, cacheDir: '' })).toThrow(
-      'cacheDir must be a directory path or false, got ""',
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message:
+          'createRegistry: option "semantic" has cacheDir ""; cacheDir must be a directory path or false',
+      }),
     );
     expect(() => create({ embedder: { id: 'x' } })).toThrow(
       'createRegistry: option "semantic" must be { embedder, weight?, cacheDir? } with embedder an object with a string id and an embed(texts) method',
     );
-    expect(() => create({ embedder, wieght: 0.2 })).toThrow('"wieght" is not one of its members');
+    expect(() => create({ embedder, wieght: 0.2 })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message:
+          'createRegistry: option "semantic" has the member "wieght", which is not one of embedder, weight, cacheDir',
+      }),
+    );
     expect(() => create({ embedder, weight: 0.5, cacheDir: false })).not.toThrow();
   });
 });
