@@ -104,6 +104,26 @@ describe('a schema directory without group files', () => {
     expect(json.stderr).toBe('');
   });
 
+  it('checks the x-upstream field of overlay files as toolcap mcp --upstream would', async () => {
+    const overlay = (extension: unknown, tools: unknown[] = []) =>
+      `${JSON.stringify({ ...makeGroup('docs'), tools, 'x-upstream': extension }, null, 2)}\n`;
+    const dir = createTempDir({
+      'schemas/docs_tools.json': overlay({ frobnicate: true, tools: { echo: { title: 5 } } }),
+    });
+    const result = await runCli(['validate'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('schemas/docs_tools.json:');
+    expect(result.stdout).toMatch(
+      /schemas\/docs_tools\.json:\d+:\d+: error INVALID_OVERLAY x-upstream\.frobnicate is not an overlay field; use hidden, pinned, tools \(at \/x-upstream\/frobnicate\)/,
+    );
+    expect(result.stdout).toMatch(
+      /error INVALID_OVERLAY x-upstream\.tools\.echo\.title must be a non-empty string/,
+    );
+    expect(result.stdout).toContain('1 group(s), 0 tool(s): 2 error(s), 0 warning(s)');
+    const good = createTempDir({ 'schemas/docs_tools.json': overlay({ hidden: ['drop_all'] }) });
+    expect((await runCli(['validate'], { cwd: good })).code).toBe(0);
+  });
+
   it('still passes when one of several directories has group files', async () => {
     const dir = createTempDir({
       'schemas/one_tools.json': makeGroup('one'),

@@ -1,6 +1,7 @@
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import type { Diagnostic } from '../../format/types.js';
 import { displayPath } from '../../load/display-path.js';
+import { checkOverlayFiles } from '../../mcp/gateway/read-overlays.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { parseCliArgs } from '../parse-cli-args.js';
 import {
@@ -41,7 +42,8 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   // validate is the thorough check: it also compiles schemas to check each tool's examples
   const registry = await loadCliRegistry('validate', values, io, { checkExamples: true });
   const strict = values.strict === true;
-  const diagnostics = registry.diagnostics;
+  // overlay files of upstream servers: checked here as toolcap mcp --upstream would check them
+  const diagnostics = [...registry.diagnostics, ...checkOverlayFiles(registry, io.cwd)];
   // an empty directory (a typo in a CI step) must not pass as "0 errors"; a group file that
   // failed to load was found, and its diagnostics say why
   const nothingFound =

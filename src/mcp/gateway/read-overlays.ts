@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
-import type { GroupSelection, RegisteredGroup } from '../../format/types.js';
+import type { Diagnostic, GroupSelection, RegisteredGroup } from '../../format/types.js';
 import { type JsonDocument, parseJsonDocument } from '../../load/parse-json-document.js';
 import type { Registry } from '../../toolcap/registry.js';
 import { errorMessage } from '../../util/error-message.js';
@@ -37,6 +37,8 @@ export interface OverlayReading {
   overlays: ReadonlyMap<string, UpstreamOverlay>;
   /** Problems, each naming the file, the field and the fix. */
   problems: readonly string[];
+  /** The same problems as diagnostics (code `INVALID_OVERLAY`). */
+  diagnostics: readonly Diagnostic[];
 }
 
 const FIELDS = ['hidden', 'pinned', 'tools'];
@@ -53,30 +55,82 @@ export function readOverlays(
   cwd: string,
 ): OverlayReading {
   const overlays = new Map<string, UpstreamOverlay>();
-  const problems: string[] = [];
-  if (upstreamGroups.size === 0) return { overlays, problems };
+  const diagnostics: Diagnostic[] = [];
   for (const group of registry.groups()) {
     if (!upstreamGroups.has(group.group)) continue;
     const file = group.file === undefined ? `group "${group.group}"` : shown(group.file, cwd);
     if (group.tools.length > 0) {
-      problems.push(
-        `${file}: group "${group.group}" overlays the upstream server of that group, so its "tools" must be [] (the server supplies them); move its ${group.tools.length} tool(s) to a group of another name`,
+      diagnostics.push(
+        overlayProblem(
+          file,
+          '/tools',
+          `group "${group.group}" overlays the upstream server of that group, so its "tools" must be [] (the server supplies them); move its ${group.tools.length} tool(s) to a group of another name`,
+        ),
       );
       continue;
     }
-    const reader = new OverlayReader(file, problems);
+    const reader = new OverlayReader(file, diagnostics);
     const extension = group.file === undefined ? undefined : reader.readExtension(group.file);
     overlays.set(group.group, reader.build(group, extension));
   }
-  return { overlays, problems };
+  return { overlays, problems: diagnostics.map(problemText), diagnostics };
+}
+
+/**
+ * Checks the overlay files among a registry's groups without knowing the upstream servers:
+ * every group whose file has an `x-upstream` field is checked as `toolcap mcp --upstream`
+ * checks an overlay (its "tools" must be [], its fields known). `toolcap validate` reports
+ * these, so a broken overlay fails in CI rather than at the gateway's start.
+ */
+export function checkOverlayFiles(registry: Registry, cwd: string): readonly Diagnostic[] {
+  const marked = new Set<string>();
+  for (const group of registry.groups()) {
+    if (group.file !== undefined && hasOverlayField(group.file)) marked.add(group.group);
+  }
+  return readOverlays(registry, marked, cwd).diagnostics;
+}
+
+/** Whether the JSON file at `path` has an `x-upstream` field (false when it cannot be read). */
+function hasOverlayField(path: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return false;
+  }
+  const parsed = parseJsonDocument(text);
+  const root = parsed.ok ? parsed.document.value : undefined;
+  return root !== null && typeof root === 'object' && !Array.isArray(root) && OVERLAY_FIELD in root;
+}
+
+function overlayProblem(
+  file: string,
+  pointer: string,
+  message: string,
+  position?: { line: number; column: number },
+): Diagnostic {
+  return {
+    severity: 'error',
+    code: 'INVALID_OVERLAY',
+    file,
+    pointer,
+    ...(position !== undefined ? { line: position.line, column: position.column } : {}),
+    message,
+  };
+}
+
+/** A problem as `toolcap mcp` prints it: `FILE[:LINE:COL]: message`. */
+function problemText(diagnostic: Diagnostic): string {
+  const where = diagnostic.line === undefined ? '' : `:${diagnostic.line}:${diagnostic.column}`;
+  return `${diagnostic.file}${where}: ${diagnostic.message}`;
 }
 
 class OverlayReader {
   readonly #file: string;
-  readonly #problems: string[];
+  readonly #problems: Diagnostic[];
   #document: JsonDocument | undefined;
 
-  constructor(file: string, problems: string[]) {
+  constructor(file: string, problems: Diagnostic[]) {
     this.#file = file;
     this.#problems = problems;
   }
@@ -86,14 +140,20 @@ class OverlayReader {
     try {
       text = readFileSync(path, 'utf8');
     } catch (error) {
-      this.#problems.push(`${this.#file}: cannot read the overlay: ${errorMessage(error)}`);
+      this.#problems.push(
+        overlayProblem(this.#file, '', `cannot read the overlay: ${errorMessage(error)}`),
+      );
       return undefined;
     }
     const parsed = parseJsonDocument(text);
     // the loader accepted this file a moment ago; a failed parse means it changed meanwhile
     if (!parsed.ok) {
       this.#problems.push(
-        `${this.#file}: changed while it was read; it is read again on the next reload`,
+        overlayProblem(
+          this.#file,
+          '',
+          'changed while it was read; it is read again on the next reload',
+        ),
       );
       return undefined;
     }
@@ -175,13 +235,12 @@ class OverlayReader {
 
   #fail(pointer: string, problem: string): void {
     const position = this.#document?.locate(pointer);
-    const where = position === undefined ? '' : `:${position.line}:${position.column}`;
     const field = pointer
       .slice(1)
       .split('/')
       .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
       .join('.');
-    this.#problems.push(`${this.#file}${where}: ${field} ${problem}`);
+    this.#problems.push(overlayProblem(this.#file, pointer, `${field} ${problem}`, position));
   }
 }
 
