@@ -171,6 +171,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     watcher?.subscribe((change) => {
       if (change.type === 'swapped') {
         io.stderr(`toolcap mcp: reloaded the tools (${change.registry.size} loaded)\n`);
+        printDiagnostics(io, reported(change.registry.diagnostics));
       } else if (change.type === 'rejected') {
         io.stderr('toolcap mcp: an edit has errors; still serving the previous tools\n');
         printDiagnostics(io, change.errors);
