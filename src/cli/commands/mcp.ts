@@ -61,8 +61,8 @@ ${EXECUTION_OPTIONS_USAGE}
                            and call_tool; search: only find_tools and call_tool
   --all-tools              also list tools whose required context is missing
   --watch                  reload when group files change: clients get
-                           notifications/tools/list_changed; a broken edit keeps the previous
-                           tools and prints its diagnostics
+                           notifications/tools/list_changed; each reload prints its warnings,
+                           a broken edit keeps the previous tools and prints its errors
   --call-timeout MS        limit of a forwarded call (default 60000)
   --http HOST:PORT         serve Streamable HTTP at http://HOST:PORT/mcp (plus /healthz and
                            /readyz) instead of stdio; a non-loopback HOST needs TOOLCAP_MCP_TOKEN
