@@ -44,12 +44,22 @@ async function localGateway(): Promise<Gateway> {
 
 function raw(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer },
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    /** false: a new connection, not one the default agent keeps alive */
+    agent?: false;
+  },
 ): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       url,
-      { method: options.method ?? 'POST', headers: options.headers ?? {} },
+      {
+        method: options.method ?? 'POST',
+        headers: options.headers ?? {},
+        ...(options.agent === false ? { agent: false } : {}),
+      },
       (response) => {
         let text = '';
         response.on('data', (chunk: Buffer) => {
@@ -184,5 +194,117 @@ describe('gateway.listen (Streamable HTTP, in process)', () => {
     await gateway.close();
     gateways.splice(0);
     expect(gateway.status().ready).toBe(false);
+  });
+});
+
+describe('stopping an HTTP gateway with a call in progress', () => {
+  it('answers /readyz 503 and new requests 503 until the call in progress is answered, then stops listening', async () => {
+    let started!: () => void;
+    let release!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const registry = createRegistry({
+      fallbackTools: [
+        {
+          name: 'hold',
+          description: 'Answer once the test releases it.',
+          execute: async () => {
+            started();
+            await gate;
+            return 'released';
+          },
+        },
+      ],
+    });
+    const gateway = await createGateway({ registry });
+    gateways.push(gateway);
+    const http = await gateway.listen({ port: 0, stateless: true });
+    const base = http.url.replace(/\/mcp$/, '');
+    const callBody = (id: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'hold', arguments: {} },
+      });
+    const inFlight = raw(http.url, { headers: JSON_HEADERS, body: callBody(1) });
+    await running;
+    const closing = gateway.close();
+    try {
+      const ready = await raw(`${base}/readyz`, { method: 'GET' });
+      expect(ready.status).toBe(503);
+      expect(JSON.parse(ready.body)).toEqual({ ready: false, reason: 'stopping', upstreams: {} });
+      const health = await raw(`${base}/healthz`, { method: 'GET' });
+      expect(health.status).toBe(200);
+      expect(health.body).toBe('{"status":"ok"}');
+      const refused = await raw(http.url, { headers: JSON_HEADERS, body: callBody(2) });
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(JSON.parse(refused.body)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: 'the gateway is shutting down; retry on another replica' },
+      });
+    } finally {
+      release();
+    }
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      id: 1,
+      result: { content: [{ type: 'text', text: 'released' }] },
+    });
+    await closing;
+    gateways.splice(0);
+    await expect(raw(`${base}/healthz`, { method: 'GET', agent: false })).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
+  });
+});
+
+describe('stopping an HTTP gateway whose call never ends', () => {
+  it('cuts the call once the drain limit has passed, and stops listening', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const registry = createRegistry({
+      fallbackTools: [
+        {
+          name: 'forever',
+          description: 'Never answer.',
+          execute: () => {
+            started();
+            return new Promise(() => {});
+          },
+        },
+      ],
+    });
+    const gateway = await createGateway({ registry });
+    gateways.push(gateway);
+    const http = await gateway.listen({ port: 0, stateless: true, drainTimeoutMs: 50 });
+    const inFlight = raw(http.url, {
+      headers: JSON_HEADERS,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'forever', arguments: {} },
+      }),
+      agent: false,
+    });
+    inFlight.catch(() => {});
+    await running;
+    const base = http.url.replace(/\/mcp$/, '');
+    await gateway.close();
+    gateways.splice(0);
+    await expect(inFlight).rejects.toThrow(/socket hang up|ECONNRESET/);
+    await expect(raw(`${base}/healthz`, { method: 'GET', agent: false })).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
   });
 });

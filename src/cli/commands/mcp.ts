@@ -2,11 +2,20 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { createGateway, type GatewayEvent } from '../../mcp/gateway/create-gateway.js';
+import type { Diagnostic } from '../../format/types.js';
+import {
+  createGateway,
+  type Gateway,
+  type GatewayEvent,
+} from '../../mcp/gateway/create-gateway.js';
 import type { ExposeMode } from '../../mcp/gateway/gateway-session.js';
+import type { HttpServeHandle } from '../../mcp/gateway/serve-http.js';
 import { readUpstreamConfig, type UpstreamServer } from '../../mcp/gateway/upstream-config.js';
+import type { UpstreamState } from '../../mcp/gateway/upstream-connection.js';
+import type { RegistryWatcher } from '../../watch/watch-registry.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CliIo } from '../io.js';
+import type { ParsedArgs } from '../parse-cli-args.js';
 import {
   keyValuePairs,
   optionalString,
@@ -39,8 +48,9 @@ format of MCP clients) becomes one group of the catalog, its calls are validated
 forwarded. Invalid input and failed calls come back as isError results; an unknown tool name is
 a JSON-RPC error. On stdio only protocol messages are written to stdout; everything else goes to
 stderr. Stops when stdin closes (after answering the calls in progress), or on SIGINT/SIGTERM
-with --http. Exits 1 at start-up when a schema path does not exist (with --tools-dir or
---upstream and no --schemas, a missing ./schemas is no error). Guide: docs/guide/mcp.md.
+with --http (likewise; /readyz answers 503 meanwhile). Exits 1 at start-up when a schema path
+does not exist (with --tools-dir or --upstream and no --schemas, a missing ./schemas is no
+error). Guide: docs/guide/mcp.md.
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
@@ -51,8 +61,8 @@ ${EXECUTION_OPTIONS_USAGE}
                            and call_tool; search: only find_tools and call_tool
   --all-tools              also list tools whose required context is missing
   --watch                  reload when group files change: clients get
-                           notifications/tools/list_changed; a broken edit keeps the previous
-                           tools and prints its diagnostics
+                           notifications/tools/list_changed; each reload prints its warnings,
+                           a broken edit keeps the previous tools and prints its errors
   --call-timeout MS        limit of a forwarded call (default 60000)
   --http HOST:PORT         serve Streamable HTTP at http://HOST:PORT/mcp (plus /healthz and
                            /readyz) instead of stdio; a non-loopback HOST needs TOOLCAP_MCP_TOKEN
@@ -101,30 +111,45 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const schemas = stringList(values.schemas);
   // a gateway of upstreams alone needs no ./schemas: do not report it missing
   const noLocalDir = upstreams.length > 0 && schemas.length === 0;
-  const watcher =
-    values.watch === true
-      ? await (await import('../../watch/watch-registry.js')).watchRegistry({
-          dirs: schemas.length > 0 ? schemas : ['schemas'],
-          cwd: io.cwd,
-          load: () => loadExecutionRegistry('mcp', values, io, undefined, semantic),
-        })
-      : undefined;
-  const registry =
-    watcher?.current() ?? (await loadExecutionRegistry('mcp', values, io, undefined, semantic));
-  // upstreams alone need no ./schemas: without --schemas, a missing default is then no error
-  const diagnostics = registry.diagnostics.filter(
-    (diagnostic) => !(noLocalDir && diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND'),
+  const reported = (diagnostics: readonly Diagnostic[]) =>
+    diagnostics.filter(
+      (diagnostic) => !(noLocalDir && diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND'),
+    );
+  const upstreamStates = new Map<string, UpstreamState>(
+    upstreams.map((server) => [server.name, 'connecting']),
   );
-  // a typo in a client's configuration must fail at start-up, not serve zero tools
-  if (diagnostics.some((diagnostic) => diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND')) {
-    await watcher?.close();
-    requireSchemaDirs(diagnostics);
-  }
-  printDiagnostics(io, diagnostics);
-
   const log = createEventLog(io);
-  let gateway: Awaited<ReturnType<typeof createGateway>>;
+  let gateway: Gateway | undefined;
+  // listen before the slow part (loading, the upstreams' first connection): meanwhile /healthz
+  // answers and /readyz says "starting", instead of a refused connection
+  const endpoint =
+    http === undefined
+      ? undefined
+      : await listenHttp(values, io, {
+          ...http,
+          ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+          drainTimeoutMs: (callTimeoutMs ?? 60_000) + 5_000,
+          gateway: () => gateway,
+          upstreamStates,
+        });
+  let watcher: RegistryWatcher | undefined;
   try {
+    watcher =
+      values.watch === true
+        ? await (await import('../../watch/watch-registry.js')).watchRegistry({
+            dirs: schemas.length > 0 ? schemas : ['schemas'],
+            cwd: io.cwd,
+            load: () => loadExecutionRegistry('mcp', values, io, undefined, semantic),
+          })
+        : undefined;
+    const registry =
+      watcher?.current() ?? (await loadExecutionRegistry('mcp', values, io, undefined, semantic));
+    // upstreams alone need no ./schemas: without --schemas, a missing default is then no error
+    const diagnostics = reported(registry.diagnostics);
+    // a typo in a client's configuration must fail at start-up, not serve zero tools
+    requireSchemaDirs(diagnostics);
+    printDiagnostics(io, diagnostics);
+
     gateway = await createGateway({
       registry: watcher ?? registry,
       upstreams,
@@ -135,38 +160,30 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       version: await readPackageVersion(),
       cwd: io.cwd,
       ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
-      onEvent: log,
+      onEvent: (event) => {
+        if (event.type === 'upstream') upstreamStates.set(event.status.name, event.status.state);
+        log(event);
+      },
     });
-  } catch (error) {
-    await watcher?.close();
-    throw error;
-  }
-  const { tools, hidden } = gateway.listing();
-  for (const { name, reason } of hidden)
-    io.stderr(`toolcap mcp: not listing ${name} (${reason})\n`);
-  watcher?.subscribe((change) => {
-    if (change.type === 'swapped') {
-      io.stderr(`toolcap mcp: reloaded the tools (${change.registry.size} loaded)\n`);
-    } else if (change.type === 'rejected') {
-      io.stderr('toolcap mcp: an edit has errors; still serving the previous tools\n');
-      printDiagnostics(io, change.errors);
-    }
-  });
+    const { tools, hidden } = gateway.listing();
+    for (const { name, reason } of hidden)
+      io.stderr(`toolcap mcp: not listing ${name} (${reason})\n`);
+    watcher?.subscribe((change) => {
+      if (change.type === 'swapped') {
+        io.stderr(`toolcap mcp: reloaded the tools (${change.registry.size} loaded)\n`);
+        printDiagnostics(io, reported(change.registry.diagnostics));
+      } else if (change.type === 'rejected') {
+        io.stderr('toolcap mcp: an edit has errors; still serving the previous tools\n');
+        printDiagnostics(io, change.errors);
+      }
+    });
 
-  try {
-    if (http !== undefined) {
-      const handle = await gateway.listen({
-        ...http,
-        ...(io.env.TOOLCAP_MCP_TOKEN === undefined ? {} : { token: io.env.TOOLCAP_MCP_TOKEN }),
-        stateless: values.stateless === true,
-        allowedOrigins: stringList(values['allow-origin']),
-        allowedHosts: stringList(values['allow-host']),
-        ...(maxMessageBytes === undefined ? {} : { maxBodyBytes: maxMessageBytes }),
-      });
+    if (endpoint !== undefined) {
       io.stderr(
-        `toolcap mcp: serving ${tools.length} tool(s) at ${handle.url}${values.stateless === true ? ' (stateless)' : ''}\n`,
+        `toolcap mcp: serving ${tools.length} tool(s) at ${endpoint.url}${values.stateless === true ? ' (stateless)' : ''}\n`,
       );
       await untilSignal();
+      // the endpoint starts refusing in the same tick (in finally), so /readyz says 503 from now
       io.stderr('toolcap mcp: stopping\n');
     } else {
       io.stderr(`toolcap mcp: serving ${tools.length} tool(s) over stdio\n`);
@@ -179,10 +196,63 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       });
     }
   } finally {
-    await gateway.close();
+    // the requests in progress finish first: they may still need the upstream servers
+    await endpoint?.close();
+    await gateway?.close();
     await watcher?.close();
   }
   return 0;
+}
+
+/**
+ * Listens on `--http` at once, before the gateway exists: until `gateway()` returns one,
+ * `/readyz` answers 503 "starting" and MCP requests 503. Counts per upstream state come from
+ * the gateway's events.
+ */
+async function listenHttp(
+  values: ParsedArgs['values'],
+  io: CliIo,
+  options: {
+    host: string;
+    port: number;
+    maxMessageBytes?: number;
+    drainTimeoutMs: number;
+    gateway: () => Gateway | undefined;
+    upstreamStates: ReadonlyMap<string, UpstreamState>;
+  },
+): Promise<HttpServeHandle> {
+  // node:http and the SDK's HTTP transport load only for --http
+  const { serveHttp } = await import('../../mcp/gateway/serve-http.js');
+  const handle = await serveHttp(
+    {
+      createSession: (stateless) => {
+        const gateway = options.gateway();
+        // the endpoint asks for sessions only once readiness() says ready
+        if (gateway === undefined) throw new Error('the gateway has not started yet');
+        return gateway.createSession({ stateless });
+      },
+      readiness: () => {
+        const upstreams: Record<string, number> = {};
+        for (const state of options.upstreamStates.values())
+          upstreams[state] = (upstreams[state] ?? 0) + 1;
+        return options.gateway() === undefined
+          ? { ready: false, reason: 'starting', upstreams }
+          : { ready: true, upstreams };
+      },
+    },
+    {
+      host: options.host,
+      port: options.port,
+      ...(io.env.TOOLCAP_MCP_TOKEN === undefined ? {} : { token: io.env.TOOLCAP_MCP_TOKEN }),
+      stateless: values.stateless === true,
+      allowedOrigins: stringList(values['allow-origin']),
+      allowedHosts: stringList(values['allow-host']),
+      ...(options.maxMessageBytes === undefined ? {} : { maxBodyBytes: options.maxMessageBytes }),
+      drainTimeoutMs: options.drainTimeoutMs,
+    },
+  );
+  io.stderr(`toolcap mcp: listening at ${handle.url} (starting)\n`);
+  return handle;
 }
 
 function readExpose(value: string | undefined): ExposeMode {

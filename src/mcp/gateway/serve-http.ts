@@ -40,6 +40,11 @@ export interface HttpServeOptions {
   maxSessions?: number;
   /** A session idle this long is closed (stateful mode). Default 30 minutes. */
   sessionIdleMs?: number;
+  /**
+   * On `close()`, how long requests in progress may take to finish before their connections are
+   * cut. Default 60 s.
+   */
+  drainTimeoutMs?: number;
 }
 
 /** A listening HTTP gateway. */
@@ -48,15 +53,28 @@ export interface HttpServeHandle {
   url: string;
   host: string;
   port: number;
-  /** Stops accepting, closes the sessions and waits for requests in progress. */
+  /**
+   * Stops: answers 503 to new MCP requests (and on `/readyz`) while the requests in progress
+   * finish (at most `drainTimeoutMs`), then closes the sessions and stops listening. Idempotent.
+   */
   close(): Promise<void>;
+}
+
+/** What `/readyz` reports, and whether MCP requests are served. */
+export interface HttpReadiness {
+  ready: boolean;
+  /** Why it is not ready (`starting`); shown on `/readyz` and in the 503 answers. */
+  reason?: string;
+  /** How many upstream servers are in each state. */
+  upstreams: Record<string, number>;
 }
 
 /** What the endpoint needs from the gateway. */
 export interface HttpHost {
+  /** A new session; called only while `readiness().ready` is true. */
   createSession(stateless: boolean): GatewaySession;
   /** Readiness and a summary of the upstream servers' states, for `/readyz`. */
-  readiness(): { ready: boolean; upstreams: Record<string, number> };
+  readiness(): HttpReadiness;
 }
 
 interface LiveSession {
@@ -67,7 +85,9 @@ interface LiveSession {
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const SWEEP_INTERVAL_MS = 60_000;
-const CLOSE_GRACE_MS = 5_000;
+const DEFAULT_DRAIN_TIMEOUT_MS = 60_000;
+/** Seconds a client is told to wait before it retries a request refused while not ready. */
+const RETRY_AFTER_SECONDS = '1';
 
 /** Whether a bind address or host name is loopback. */
 export function isLoopback(host: string): boolean {
@@ -77,10 +97,11 @@ export function isLoopback(host: string): boolean {
 
 /**
  * Serves the gateway over Streamable HTTP (the SDK's `StreamableHTTPServerTransport`) on
- * node:http: `/mcp` for MCP, `/healthz` (the process answers) and `/readyz` (the first
- * connection round is done). Every `/mcp` request passes, in order: the `Host` check
- * (DNS rebinding), the `Origin` check (browsers on other sites), the bearer token, the body size
- * limit and the JSON-RPC check; only then does the SDK see it. In stateless mode each POST gets
+ * node:http: `/mcp` for MCP, `/healthz` (the process answers) and `/readyz` (the host is ready
+ * and the endpoint is not stopping). While not ready, MCP requests get 503 with `Retry-After`,
+ * so the endpoint can listen before the gateway has started. Every `/mcp` request passes, in
+ * order: the `Host` check (DNS rebinding), the `Origin` check (browsers on other sites), the
+ * bearer token, the body size limit and the JSON-RPC check; only then does the SDK see it. In stateless mode each POST gets
  * a fresh session, so replicas behind a load balancer need no shared state; otherwise sessions
  * live in this process (`Mcp-Session-Id`), and `GET /mcp` streams their notifications.
  */
@@ -135,7 +156,11 @@ class HttpEndpoint {
   readonly #options: EndpointOptions;
   readonly #sessions = new Map<string, LiveSession>();
   readonly #sweep: NodeJS.Timeout;
-  #closing = false;
+  /** MCP requests being answered (not the GET notification streams, which never end). */
+  #inFlight = 0;
+  /** Called when `#inFlight` drops to 0 while closing. */
+  #onDrained: (() => void) | undefined;
+  #closing: Promise<void> | undefined;
 
   constructor(host: HttpHost, options: EndpointOptions) {
     this.#host = host;
@@ -152,8 +177,10 @@ class HttpEndpoint {
     }
     if (path === '/readyz') {
       const readiness = this.#host.readiness();
-      const ready = readiness.ready && !this.#closing;
-      sendJson(res, ready ? 200 : 503, { ready, upstreams: readiness.upstreams });
+      const { upstreams } = readiness;
+      const reason = this.#notReady(readiness);
+      if (reason === undefined) sendJson(res, 200, { ready: true, upstreams });
+      else sendJson(res, 503, { ready: false, reason, upstreams });
       return;
     }
     if (path !== '/mcp') {
@@ -165,14 +192,16 @@ class HttpEndpoint {
       sendJson(res, refusal.status, errorBody(-32000, refusal.message), refusal.headers);
       return;
     }
-    if (this.#closing) {
-      sendJson(
-        res,
-        503,
-        errorBody(-32000, 'the gateway is shutting down; retry on another replica'),
-      );
+    const reason = this.#notReady(this.#host.readiness());
+    if (reason !== undefined) {
+      const message =
+        reason === 'stopping'
+          ? 'the gateway is shutting down; retry on another replica'
+          : `the gateway is ${reason}; retry in a moment`;
+      sendJson(res, 503, errorBody(-32000, message), { 'retry-after': RETRY_AFTER_SECONDS });
       return;
     }
+    if (req.method !== 'GET') this.#track(res);
     if (req.method === 'POST') await this.#post(req, res);
     else if (req.method === 'GET' || req.method === 'DELETE') await this.#sessionRequest(req, res);
     else
@@ -181,15 +210,45 @@ class HttpEndpoint {
       });
   }
 
-  async close(server: Server): Promise<void> {
-    this.#closing = true;
+  close(server: Server): Promise<void> {
+    this.#closing ??= this.#stop(server);
+    return this.#closing;
+  }
+
+  /** Why MCP requests are refused now, or undefined when they are served. */
+  #notReady(readiness: HttpReadiness): string | undefined {
+    if (this.#closing !== undefined) return 'stopping';
+    if (readiness.ready) return undefined;
+    // a host that gives no reason is one that has been closed
+    return readiness.reason ?? 'stopping';
+  }
+
+  /** Counts a request in progress until its response is done or its connection is gone. */
+  #track(res: ServerResponse): void {
+    this.#inFlight++;
+    res.once('close', () => {
+      this.#inFlight--;
+      if (this.#inFlight === 0) this.#onDrained?.();
+    });
+  }
+
+  async #stop(server: Server): Promise<void> {
     clearInterval(this.#sweep);
-    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    // keep listening while the requests in progress finish, so /readyz can tell the load
+    // balancer to send new requests elsewhere, and they get a 503 instead of a refused connection
+    if (this.#inFlight > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.#onDrained = resolve;
+        timer = setTimeout(resolve, this.#options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
+      });
+      clearTimeout(timer);
+    }
     for (const id of [...this.#sessions.keys()]) await this.#endSession(id);
-    const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    // what is left: idle keep-alive connections, and requests past the drain limit
+    server.closeAllConnections();
     await stopped;
-    clearTimeout(grace);
   }
 
   /** The Host, Origin and token checks, in that order. */
