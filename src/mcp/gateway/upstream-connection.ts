@@ -71,6 +71,8 @@ export interface UpstreamConnectionOptions extends UpstreamTiming {
 /** A connection that stayed up this long resets the restart backoff. */
 const STABLE_AFTER_MS = 10_000;
 const MAX_STDERR_LINE = 2_000;
+/** The SDK's own request timer, set past any call limit: the gateway times calls itself. */
+const NO_SDK_TIMEOUT_MS = 2_147_483_647;
 // the client's McpError adds this prefix, and SDK servers often put it in their messages too
 const MCP_ERROR_PREFIX = /^(?:MCP error -?\d+: )+/;
 
@@ -148,23 +150,35 @@ export class UpstreamConnection {
       );
     }
     const timeoutMs = options.timeoutMs ?? this.#options.callTimeoutMs;
+    // the gateway's own timer, not the SDK's: a server may answer with any code, -32001
+    // (RequestTimeout) included, so only this timer firing means the call timed out
+    const timer = new AbortController();
+    const timeout = setTimeout(
+      () => timer.abort(new McpError(ErrorCode.RequestTimeout, 'Request timed out')),
+      timeoutMs,
+    );
+    const signal =
+      options.signal === undefined ? timer.signal : AbortSignal.any([options.signal, timer.signal]);
     try {
       const result = await client.request(
         { method: 'tools/call', params: { name, arguments: args } },
         ResultSchema,
-        { timeout: timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+        { timeout: NO_SDK_TIMEOUT_MS, signal },
       );
       return checkCallResult(result, label);
     } catch (error) {
       if (options.signal?.aborted === true) throw error;
+      if (timer.signal.aborted) {
+        return toolError(
+          'UPSTREAM_TIMEOUT',
+          `${label} did not answer within ${timeoutMs} ms; the call was cancelled there.`,
+        );
+      }
       if (error instanceof McpError) {
-        if (error.code === ErrorCode.RequestTimeout) {
-          return toolError(
-            'UPSTREAM_TIMEOUT',
-            `${label} did not answer within ${timeoutMs} ms; the call was cancelled there.`,
-          );
-        }
-        if (error.code === ErrorCode.ConnectionClosed) {
+        // the SDK fails the calls in flight with ConnectionClosed (-32000) after the transport
+        // closed (it drops the transport first); the same code answered by a server that is
+        // still connected is that server's error
+        if (error.code === ErrorCode.ConnectionClosed && client.transport === undefined) {
           return toolError(
             'UPSTREAM_UNAVAILABLE',
             `${label} closed the connection during the call (it crashed or exited); the gateway is restarting it. Try again in a few seconds.`,
@@ -181,6 +195,8 @@ export class UpstreamConnection {
         'UPSTREAM_UNAVAILABLE',
         `${label} could not be reached: ${errorMessage(error)}`,
       );
+    } finally {
+      clearTimeout(timeout);
     }
   }
 
