@@ -80,7 +80,8 @@ export class CatalogBuilder {
  * Builds a catalog: the local groups (without the overlays, whose tools come from their servers),
  * then each listed upstream as a group (`buildUpstreamGroup`), in configuration order, so name
  * collisions always resolve the same way: local tools keep their names, the first server to list
- * a name keeps it, and later servers' tools become `<group>_<name>`. Without upstreams the loaded
+ * a name keeps it (even when its overlay hides the tool), and later servers' tools become
+ * `<group>_<name>`. Without upstreams the loaded
  * registry is served as is.
  */
 function buildCatalog(
@@ -127,10 +128,9 @@ function buildCatalog(
       );
       continue;
     }
-    for (const [name, tool] of group.routes) {
-      routes.set(name, { server: server.name, tool });
-      taken.add(name);
-    }
+    for (const [name, tool] of group.routes) routes.set(name, { server: server.name, tool });
+    // hidden tools hold their names too: hiding one never renames a later server's tool
+    for (const name of group.names) taken.add(name);
     for (const [name, value] of group.annotations) annotations.set(name, value);
     for (const name of group.pinned) pinned.add(name);
     for (const entry of group.renamed) renamed.push({ ...entry, server: server.name });

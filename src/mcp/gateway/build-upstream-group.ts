@@ -23,6 +23,11 @@ export interface UpstreamGroup {
   pinned: string[];
   /** Names that differ from the server's: invalid names converted, collisions prefixed. */
   renamed: RenamedTool[];
+  /**
+   * Every gateway name the server's tools take, hidden tools' included: later servers must not
+   * use them, so hiding a tool never renames another server's.
+   */
+  names: string[];
   /** Conversion warnings and overlay entries that name no tool, for the operator. */
   notes: string[];
 }
@@ -33,11 +38,12 @@ const KEYWORD_LIMIT = 8;
 const MAX_KEYWORD_LENGTH = 100;
 
 /**
- * Converts one server's `tools/list` into a group named after the server: tools hidden by the
- * overlay are dropped first (so they reserve no name), title and description overrides are
- * applied, then `importToolList` converts the list (names made valid, messy schemas repaired,
- * categories inferred from MCP hints) and prefixes names other groups already use
- * (`<group>_<name>`). The version is the server's when it is semver, else `0.0.0`. Without an
+ * Converts one server's `tools/list` into a group named after the server: title and description
+ * overrides are applied, `importToolList` converts the whole list (names made valid, messy
+ * schemas repaired, categories inferred from MCP hints) and prefixes names other groups already
+ * use (`<group>_<name>`), then the tools the overlay hides are dropped. Hidden tools are named
+ * with the others, so the names of every server's tools depend only on the servers' lists, never
+ * on what an overlay hides. The version is the server's when it is semver, else `0.0.0`. Without an
  * overlay the group is a `keyword` group: the server's name plus keywords suggested from its
  * tools (TF-IDF against `otherDocuments`).
  */
@@ -52,13 +58,15 @@ export function buildUpstreamGroup(input: {
   const refersTo = (names: readonly string[], rawName: string) =>
     names.includes(rawName) || names.includes(toCanonicalToolName(rawName));
   const used = { hidden: new Set<string>(), tools: new Set<string>() };
+  /** The server's names of the tools the overlay hides. */
+  const hiddenTools = new Set<string>();
   const entries: unknown[] = [];
   for (const entry of listing.tools) {
     const rawName = toolName(entry);
     if (overlay !== undefined && rawName !== undefined) {
       if (refersTo(overlay.hidden, rawName)) {
         used.hidden.add(overlay.hidden.includes(rawName) ? rawName : toCanonicalToolName(rawName));
-        continue;
+        hiddenTools.add(rawName);
       }
       const key = overlay.tools.has(rawName) ? rawName : toCanonicalToolName(rawName);
       const override = overlay.tools.get(key);
@@ -87,14 +95,30 @@ export function buildUpstreamGroup(input: {
       sourceLabel: `the MCP server "${server.name}"`,
     },
   );
+  const converted = imported.document.tools as (ToolDefinition & {
+    'x-original-name'?: string;
+  })[];
+  const names = converted.map((tool) => tool.name);
+  const hiddenNames = new Set(
+    converted
+      .filter((tool) => hiddenTools.has(tool['x-original-name'] ?? tool.name))
+      .map((tool) => tool.name),
+  );
+  const tools = converted.filter((tool) => !hiddenNames.has(tool.name));
   for (const warning of imported.warnings) {
-    // renames are reported as such; categories do not change what the gateway serves
+    // renames are reported as such; categories do not change what the gateway serves; a hidden
+    // tool's conversion does not matter
     if (['NAME_COLLISION', 'TOOL_RENAMED', 'CATEGORY_DEFAULTED'].includes(warning.code)) continue;
+    if (
+      warning.tool !== undefined &&
+      (hiddenNames.has(warning.tool) || hiddenTools.has(warning.tool))
+    ) {
+      continue;
+    }
     notes.push(
       `${warning.code}${warning.tool === undefined ? '' : ` ${warning.tool}`}: ${warning.message}`,
     );
   }
-  const tools = imported.document.tools as (ToolDefinition & { 'x-original-name'?: string })[];
   const routes = new Map<string, string>();
   for (const tool of tools) routes.set(tool.name, tool['x-original-name'] ?? tool.name);
   const rawAnnotations = new Map<string, Record<string, unknown>>();
@@ -116,7 +140,7 @@ export function buildUpstreamGroup(input: {
     if (value !== undefined) annotations.set(name, value);
   }
 
-  const document: Record<string, unknown> = { ...imported.document };
+  const document: Record<string, unknown> = { ...imported.document, tools };
   delete document.$schema;
   if (overlay === undefined) {
     document.description = describeServer(server, listing);
@@ -145,7 +169,8 @@ export function buildUpstreamGroup(input: {
       if (!used.tools.has(name)) notes.push(unknownTool(overlay, 'tools', name, server));
     }
   }
-  return { document, routes, annotations, pinned, renamed: imported.renamed, notes };
+  const renamed = imported.renamed.filter((entry) => !hiddenNames.has(entry.to));
+  return { document, routes, annotations, pinned, renamed, names, notes };
 }
 
 function toolName(entry: unknown): string | undefined {
