@@ -76,6 +76,8 @@ ${SEMANTIC_OPTIONS_USAGE}
 Environment: TOOLCAP_MCP_TOKEN, the bearer token every HTTP request must send.`;
 
 const EXPOSE_MODES: readonly ExposeMode[] = ['all', 'selected', 'search'];
+/** How long start-up waits for the upstreams' first connection before serving without them. */
+const STARTUP_WAIT_MS = 15_000;
 
 /** Runs `toolcap mcp` until the client disconnects (stdio) or a signal arrives (HTTP). */
 export async function run(args: readonly string[], io: CliIo): Promise<number> {
@@ -159,12 +161,20 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       name: 'toolcap',
       version: await readPackageVersion(),
       cwd: io.cwd,
+      startupWaitMs: STARTUP_WAIT_MS,
       ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
       onEvent: (event) => {
         if (event.type === 'upstream') upstreamStates.set(event.status.name, event.status.state);
         log(event);
       },
     });
+    // start-up stopped waiting for these: say so now, not when their handshake times out
+    for (const server of gateway.status().servers) {
+      if (server.state !== 'connecting') continue;
+      io.stderr(
+        `toolcap mcp: upstream "${server.name}" still connecting after ${STARTUP_WAIT_MS / 1_000} s; serving without its tools until it answers\n`,
+      );
+    }
     const { tools, hidden } = gateway.listing();
     for (const { name, reason } of hidden)
       io.stderr(`toolcap mcp: not listing ${name} (${reason})\n`);

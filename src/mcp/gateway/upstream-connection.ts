@@ -90,6 +90,8 @@ export class UpstreamConnection {
   #retryInMs: number | undefined;
   #client: Client | undefined;
   #transport: Transport | undefined;
+  /** The transport of a connection being set up (handshake, first listing), until it is done. */
+  #pending: Transport | undefined;
   #listing: UpstreamListing | undefined;
   #connectedAt = 0;
   #failures = 0;
@@ -200,22 +202,32 @@ export class UpstreamConnection {
     }
   }
 
-  /** Disconnects (a stdio server's process is stopped) and stops reconnecting. Idempotent. */
+  /**
+   * Disconnects (a stdio server's process is stopped) and stops reconnecting; a connection still
+   * being set up is aborted, not waited for. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.#state === 'closed') return;
     this.#setState('closed', undefined, undefined);
     clearTimeout(this.#timer);
     const client = this.#client;
     this.#client = undefined;
-    await client?.close().catch(() => {});
+    const pending = this.#pending;
+    this.#pending = undefined;
+    // a server that never answers its handshake must not hold the gateway until the time limit
+    await Promise.all([client?.close(), pending?.close()].map((closing) => closing?.catch(() => {})));
   }
 
   async #connect(): Promise<void> {
     if (this.#state === 'closed') return;
     const { server } = this.#options;
     let client: Client | undefined;
+    let transport: Transport | undefined;
     try {
-      const transport = await createUpstreamTransport(server);
+      transport = await createUpstreamTransport(server);
+      if (this.#isClosed()) return;
+      // close() aborts it from here on (its process is spawned by connect below)
+      this.#pending = transport;
       this.#forwardStderr(transport);
       client = new Client(this.#options.clientInfo, { capabilities: {} });
       const connecting = client;
@@ -251,6 +263,8 @@ export class UpstreamConnection {
       }
       if (this.#isClosed()) return;
       this.#scheduleRestart(`could not connect: ${errorMessage(error)}`);
+    } finally {
+      if (this.#pending === transport) this.#pending = undefined;
     }
   }
 

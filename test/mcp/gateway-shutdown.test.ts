@@ -1,0 +1,97 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createGateway } from '../../src/mcp/gateway/create-gateway.js';
+import { createTempDir } from '../helpers/temp-files.js';
+import { startCliGateway } from './cli-gateway-process.js';
+import { REPO_ROOT, waitFor } from './gateway-helpers.js';
+
+/** A server that never answers the handshake; it writes its pid to `pidFile`. */
+const HANG_SERVER = join(REPO_ROOT, 'test', 'fixtures', 'mcp-upstreams', 'hang-server.mjs');
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The hang fixture's pid once it wrote it (bounded). */
+async function readPid(pidFile: string): Promise<number> {
+  await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '');
+  return Number(readFileSync(pidFile, 'utf8'));
+}
+
+/** Stops the fixture by its pid if the gateway left it running, so no test leaks it. */
+function stopLeftover(pid: number | undefined): void {
+  if (pid !== undefined && isRunning(pid)) process.kill(pid, 'SIGKILL');
+}
+
+describe('closing the gateway while an upstream is still connecting', () => {
+  it('stops the upstream at once instead of waiting for its handshake to time out', async () => {
+    const pidFile = join(createTempDir(), 'hang.pid');
+    let pid: number | undefined;
+    const gateway = await createGateway({
+      upstreams: [
+        {
+          transport: 'stdio',
+          name: 'hang',
+          group: 'hang',
+          command: process.execPath,
+          args: [HANG_SERVER, pidFile],
+          env: {},
+        },
+      ],
+      startupWaitMs: 100,
+      // far longer than the test: only closing can end the handshake
+      connectTimeoutMs: 600_000,
+    });
+    try {
+      pid = await readPid(pidFile);
+      expect(gateway.status().servers).toMatchObject([{ name: 'hang', state: 'connecting' }]);
+      expect(gateway.listing().tools).toEqual([]);
+      await gateway.close();
+      expect(isRunning(pid)).toBe(false);
+      expect(gateway.status().servers).toMatchObject([{ name: 'hang', state: 'closed' }]);
+    } finally {
+      await gateway.close();
+      stopLeftover(pid);
+    }
+  });
+});
+
+describe('toolcap mcp with an upstream that never answers', () => {
+  it('says it is still connecting after the start-up wait, and exits on end of input without waiting for it', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = createTempDir();
+    const pidFile = join(dir, 'hang.pid');
+    const config = join(dir, 'servers.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { hang: { command: process.execPath, args: [HANG_SERVER, pidFile] } },
+      }),
+    );
+    const cli = startCliGateway(['--upstream', config], { cwd: dir });
+    let pid: number | undefined;
+    try {
+      cli.child.stdin.end();
+      pid = await readPid(pidFile);
+      // the start-up wait is 15 s; the handshake limit (30 s) is still far away
+      await cli.waitForStderr(/serving 0 tool\(s\) over stdio/, 30_000);
+      expect(cli.stderr()).toContain(
+        'toolcap mcp: upstream "hang" still connecting after 15 s; serving without its tools until it answers\n',
+      );
+      // stop() kills the process after 10 s: exiting on its own means it did not wait
+      expect(await cli.stop()).toBe(0);
+      expect(isRunning(pid)).toBe(false);
+      expect(cli.stderr()).not.toMatch(/could not connect/);
+    } finally {
+      await cli.stop();
+      stopLeftover(pid);
+    }
+  });
+});
