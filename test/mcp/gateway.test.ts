@@ -376,6 +376,22 @@ describe('overlays, expose modes and per-session context', () => {
       });
       expect((found.structuredContent as { tools: { name: string }[] }).tools[0]?.name).toBe('add');
       expect((await client.listTools()).tools).toHaveLength(2);
+      // the advertised schema's bounds, each way: nothing is cut silently
+      const most = await client.callTool({
+        name: 'find_tools',
+        arguments: { query: 'numbers', limit: 20 },
+      });
+      expect(most.isError).toBeUndefined();
+      for (const limit of [21, 50, 0, '3', 2.5]) {
+        const refused = await client.callTool({
+          name: 'find_tools',
+          arguments: { query: 'numbers', limit },
+        });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toBe(
+          'INVALID_INPUT: Invalid input for tool "find_tools": "limit" must be an integer from 1 to 20.',
+        );
+      }
       await client.close();
     } finally {
       await gateway.close();

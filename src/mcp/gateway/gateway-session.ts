@@ -292,8 +292,10 @@ async function findTools(
   const limit =
     args.limit === undefined
       ? host.findLimit
-      : Number.isInteger(args.limit) && (args.limit as number) >= 1
-        ? Math.min(args.limit as number, MAX_FIND_LIMIT)
+      : Number.isInteger(args.limit) &&
+          (args.limit as number) >= 1 &&
+          (args.limit as number) <= MAX_FIND_LIMIT
+        ? (args.limit as number)
         : undefined;
   if (limit === undefined) {
     return {
