@@ -215,7 +215,9 @@ export class UpstreamConnection {
     const pending = this.#pending;
     this.#pending = undefined;
     // a server that never answers its handshake must not hold the gateway until the time limit
-    await Promise.all([client?.close(), pending?.close()].map((closing) => closing?.catch(() => {})));
+    await Promise.all(
+      [client?.close(), pending?.close()].map((closing) => closing?.catch(() => {})),
+    );
   }
 
   async #connect(): Promise<void> {
