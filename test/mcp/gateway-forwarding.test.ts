@@ -124,6 +124,24 @@ describe('forwarded calls beside the SDK client on one upstream connection', () 
   });
 });
 
+describe('calls in flight when the gateway itself stops', () => {
+  it('get an isError result that says the gateway stopped, not that the server crashed', async () => {
+    const gateway = await createGateway({ upstreams: [fixtureServer('alpha', ALPHA_SERVER)] });
+    const { client } = await connectClient(gateway);
+    const call = client.callTool({ name: 'sleep', arguments: { ms: 20_000 } });
+    // a later call answered means the sleep was sent upstream before it (one connection, in order)
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe(
+      'after',
+    );
+    await gateway.close();
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      'UPSTREAM_UNAVAILABLE: The gateway stopped while the MCP server "alpha" was answering this call; the call may or may not have completed there. Try again once the gateway is back (or on another replica).',
+    );
+  });
+});
+
 describe('a server that answers calls it was told to cancel', () => {
   let gateway: Gateway;
 

@@ -12,6 +12,7 @@ import type { ExposeMode } from '../../mcp/gateway/gateway-session.js';
 import type { HttpServeHandle } from '../../mcp/gateway/serve-http.js';
 import { readUpstreamConfig, type UpstreamServer } from '../../mcp/gateway/upstream-config.js';
 import type { UpstreamState } from '../../mcp/gateway/upstream-connection.js';
+import { errorMessage } from '../../util/error-message.js';
 import type { RegistryWatcher } from '../../watch/watch-registry.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CliIo } from '../io.js';
@@ -185,6 +186,10 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       } else if (change.type === 'rejected') {
         io.stderr('toolcap mcp: an edit has errors; still serving the previous tools\n');
         printDiagnostics(io, change.errors);
+      } else {
+        io.stderr(
+          `toolcap mcp: reloading the tools failed (${errorMessage(change.error)}); still serving the previous tools\n`,
+        );
       }
     });
 

@@ -181,6 +181,13 @@ export class UpstreamConnection {
         // closed (it drops the transport first); the same code answered by a server that is
         // still connected is that server's error
         if (error.code === ErrorCode.ConnectionClosed && client.transport === undefined) {
+          if (this.#isClosed()) {
+            // the gateway itself is stopping: nothing crashed, and nothing is restarted
+            return toolError(
+              'UPSTREAM_UNAVAILABLE',
+              `The gateway stopped while the MCP server "${this.#options.server.name}" was answering this call; the call may or may not have completed there. Try again once the gateway is back (or on another replica).`,
+            );
+          }
           return toolError(
             'UPSTREAM_UNAVAILABLE',
             `${label} closed the connection during the call (it crashed or exited); the gateway is restarting it. Try again in a few seconds.`,
