@@ -556,3 +556,27 @@ describe('an upstream over Streamable HTTP', () => {
     }
   });
 });
+
+describe('createGateway options', () => {
+  it('refuses unknown and malformed options before starting anything, naming the option', async () => {
+    const refuse = (options: object) => createGateway(options as never);
+    await expect(refuse({ findLimt: 5 })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: expect.stringMatching(
+        /^createGateway: unknown option "findLimt"; did you mean "findLimit"\? Options: /,
+      ),
+    });
+    await expect(refuse({ findLimit: 50 })).rejects.toThrow(
+      'createGateway: option "findLimit" must be an integer from 1 to 20, got 50',
+    );
+    await expect(refuse({ callTimeoutMs: Number.NaN })).rejects.toThrow(
+      'createGateway: option "callTimeoutMs" must be a number of milliseconds of at least 1, got NaN',
+    );
+    await expect(refuse({ expose: 'some' })).rejects.toThrow(
+      'createGateway: option "expose" must be "all", "selected" or "search", got "some"',
+    );
+    await expect(refuse({ registry: {} })).rejects.toThrow(
+      'createGateway: option "registry" must be a Registry (loadRegistry) or a source with current() (watchRegistry), got an object',
+    );
+  });
+});

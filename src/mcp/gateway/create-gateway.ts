@@ -3,6 +3,15 @@ import { ToolcapError } from '../../errors/toolcap-error.js';
 import type { ToolContext } from '../../execute/types.js';
 import { createRegistry } from '../../toolcap/create-registry.js';
 import type { Registry } from '../../toolcap/registry.js';
+import {
+  checkOptions,
+  isArray,
+  isBoolean,
+  isFunction,
+  isObject,
+  type OptionCheck,
+  type OptionSpec,
+} from '../../util/check-options.js';
 import { errorMessage } from '../../util/error-message.js';
 import {
   type Catalog,
@@ -17,6 +26,7 @@ import {
   FIND_TOOLS,
   type GatewaySession,
   listTools,
+  MAX_FIND_LIMIT,
   missingContext,
   type SessionHost,
   ToolTranslations,
@@ -126,10 +136,52 @@ export interface Gateway {
  * join later. Throws a ToolcapError (`GATEWAY_INVALID_OVERLAY`) when an overlay is unusable.
  */
 export async function createGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  checkOptions('createGateway', options, GATEWAY_OPTIONS);
   const gateway = new ToolGateway(options);
   await gateway.start();
   return gateway;
 }
+
+const milliseconds =
+  (minimum: number): OptionCheck =>
+  (value) =>
+    typeof value === 'number' && Number.isFinite(value) && value >= minimum
+      ? undefined
+      : `a number of milliseconds${minimum > 0 ? ` of at least ${minimum}` : ' (0 or more)'}`;
+const nonEmptyString: OptionCheck = (value) =>
+  typeof value === 'string' && value !== '' ? undefined : 'a non-empty string';
+
+/** The options `createGateway` takes, and the shape of each. */
+const GATEWAY_OPTIONS: OptionSpec = {
+  // a Registry, or a source of one such as a RegistryWatcher
+  registry: (value) =>
+    value !== null &&
+    typeof value === 'object' &&
+    (typeof (value as { current?: unknown }).current === 'function' ||
+      typeof (value as { select?: unknown }).select === 'function')
+      ? undefined
+      : 'a Registry (loadRegistry) or a source with current() (watchRegistry)',
+  upstreams: isArray,
+  expose: (value) =>
+    value === 'all' || value === 'selected' || value === 'search'
+      ? undefined
+      : '"all", "selected" or "search"',
+  context: isObject,
+  hideUnavailable: isBoolean,
+  callTimeoutMs: milliseconds(1),
+  connectTimeoutMs: milliseconds(1),
+  startupWaitMs: milliseconds(0),
+  restartInitialDelayMs: milliseconds(1),
+  restartMaxDelayMs: milliseconds(1),
+  findLimit: (value) =>
+    Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_FIND_LIMIT
+      ? undefined
+      : `an integer from 1 to ${MAX_FIND_LIMIT}`,
+  name: nonEmptyString,
+  version: nonEmptyString,
+  cwd: nonEmptyString,
+  onEvent: isFunction,
+};
 
 /**
  * After the semantic scorer fails, find_tools answers by words alone for this long before it

@@ -63,7 +63,8 @@ export interface GatewaySession {
 }
 
 const MAX_FOUND = 200;
-const MAX_FIND_LIMIT = 20;
+/** The most tools one `find_tools` call may return. */
+export const MAX_FIND_LIMIT = 20;
 
 /**
  * The MCP translation of each catalog tool, computed once per catalog: a tool that cannot be
