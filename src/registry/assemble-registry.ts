@@ -233,17 +233,23 @@ function chooseVersions(
   for (const [name, list] of byName) {
     const distinct: CandidateGroup[] = [];
     for (const candidate of list) {
-      const twin = distinct.find(
-        (other) => other.definition.version === candidate.definition.version,
-      );
+      // semver gives build metadata no precedence: 1.2.0 and 1.2.0+b are one version, and
+      // keeping both would let the --schemas order pick the winner
+      const version = candidate.definition.version;
+      const twin = distinct.find((other) => compare(other.definition.version, version) === 0);
       if (twin !== undefined) {
+        const twinVersion = twin.definition.version;
+        const same =
+          twinVersion === version
+            ? ''
+            : ` as ${twinVersion} (versions that differ only in build metadata, after "+", are the same version to semver)`;
         diagnostics.push(
           createDiagnostic(
             candidate,
             'error',
             'DUPLICATE_GROUP_VERSION',
             '/version',
-            `group "${name}" version ${candidate.definition.version} is also defined in ${twin.displayFile}; this copy is skipped. Bump the version of one of them or remove the duplicate`,
+            `group "${name}" version ${version} is also defined in ${twin.displayFile}${same}; this copy is skipped. Bump the version of one of them or remove the duplicate`,
           ),
         );
         continue;
