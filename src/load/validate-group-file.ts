@@ -46,6 +46,11 @@ export interface GroupValidation {
   /** Pointers (`/tools/N`) of the tools that were kept, in order. */
   toolPointers: string[];
   problems: GroupProblem[];
+  /**
+   * Names of the kept tools by their `x-original-name` (the name `toolcap import` converted),
+   * when any has one; the first tool keeps an original name two tools share.
+   */
+  originalNames?: ReadonlyMap<string, string>;
 }
 
 /** Options for `validateGroupDocument`. */
@@ -151,6 +156,7 @@ export function validateGroupDocument(
     return { group: undefined, toolPointers, problems };
   }
   const seenNames = new Map<string, number>();
+  const originalNames = new Map<string, string>();
   rawTools.forEach((rawTool, index) => {
     const pointer = `/tools/${index}`;
     const toolProblems: GroupProblem[] = [];
@@ -172,6 +178,10 @@ export function validateGroupDocument(
     if (tool !== undefined && !toolProblems.some((problem) => problem.severity === 'error')) {
       tools.push(tool);
       toolPointers.push(pointer);
+      const original = (rawTool as Record<string, unknown>)['x-original-name'];
+      if (typeof original === 'string' && original !== tool.name && !originalNames.has(original)) {
+        originalNames.set(original, tool.name);
+      }
     }
   });
 
@@ -190,7 +200,9 @@ export function validateGroupDocument(
     }),
     tools: Object.freeze(tools),
   });
-  return { group, toolPointers, problems };
+  return originalNames.size > 0
+    ? { group, toolPointers, problems, originalNames }
+    : { group, toolPointers, problems };
 }
 
 function checkGroupSemantics(

@@ -46,6 +46,8 @@ export interface CandidateGroup {
   displayFile: string;
   /** JSON pointer of each tool in `definition.tools`, in order. */
   toolPointers: readonly string[];
+  /** Tool names by their `x-original-name`: code still defines these tools under that name. */
+  originalNames?: ReadonlyMap<string, string>;
   source: ToolSource;
   locate?: (pointer: string) => TextPosition | undefined;
 }
@@ -146,6 +148,7 @@ export function assembleSnapshot(input: AssembleInput): AssembledSnapshot {
   const fallback = addFallbackTools(
     input.fallbackTools ?? [],
     jsonNames,
+    renamedJsonTools(chosen, owners, jsonNames),
     tools,
     groups,
     diagnostics,
@@ -157,9 +160,36 @@ export function assembleSnapshot(input: AssembleInput): AssembledSnapshot {
     both: Object.freeze([...fallback.all].filter((name) => jsonNames.has(name)).sort()),
   });
   return {
-    snapshot: createSnapshot({ tools, groups, diagnostics, migration }),
+    snapshot: createSnapshot({
+      tools,
+      groups,
+      diagnostics,
+      migration,
+      renamedFallbackTools: fallback.renamed,
+    }),
     fallbackImplementations: fallback.implementations,
   };
+}
+
+/**
+ * The registered JSON tools by the `x-original-name` `toolcap import` kept when it converted
+ * their names: the code a project migrates from still names them so. A name some JSON tool
+ * has itself is never an original name here.
+ */
+function renamedJsonTools(
+  chosen: readonly CandidateGroup[],
+  owners: ReadonlyMap<string, { candidate: CandidateGroup }>,
+  jsonNames: ReadonlySet<string>,
+): Map<string, string> {
+  const byOriginal = new Map<string, string>();
+  for (const candidate of chosen) {
+    for (const [original, name] of candidate.originalNames ?? []) {
+      // only the registered copy of a tool counts, not one skipped as a duplicate
+      if (owners.get(name)?.candidate !== candidate || jsonNames.has(original)) continue;
+      if (!byOriginal.has(original)) byOriginal.set(original, name);
+    }
+  }
+  return byOriginal;
 }
 
 /** Where a registered tool comes from. */
@@ -305,13 +335,20 @@ function chooseVersions(
 function addFallbackTools(
   fallbackTools: readonly FallbackTool[],
   jsonNames: ReadonlySet<string>,
+  renamedJson: ReadonlyMap<string, string>,
   tools: RegisteredTool[],
   groups: RegisteredGroup[],
   diagnostics: Diagnostic[],
   limits: LoadLimits,
-): { all: Set<string>; registered: Set<string>; implementations: Map<string, FallbackExecute> } {
+): {
+  all: Set<string>;
+  registered: Set<string>;
+  renamed: Map<string, string>;
+  implementations: Map<string, FallbackExecute>;
+} {
   const all = new Set<string>();
   const registered = new Set<string>();
+  const renamed = new Map<string, string>();
   const implementations = new Map<string, FallbackExecute>();
   const byGroup = new Map<string, { names: string[] }>();
   fallbackTools.forEach((fallbackTool, index) => {
@@ -331,8 +368,16 @@ function addFallbackTools(
       });
       return;
     }
+    // JSON wins, also over a code tool still named as it was before `toolcap import`
+    const jsonName = jsonNames.has(fallbackTool.name)
+      ? fallbackTool.name
+      : renamedJson.get(fallbackTool.name);
+    if (jsonName !== undefined) {
+      all.add(jsonName);
+      if (jsonName !== fallbackTool.name) renamed.set(fallbackTool.name, jsonName);
+      return;
+    }
     all.add(fallbackTool.name);
-    if (jsonNames.has(fallbackTool.name)) return;
     const groupName = fallbackTool.group ?? FALLBACK_GROUP;
     const validation = validateGroupDocument(
       {
@@ -407,7 +452,7 @@ function addFallbackTools(
       }),
     );
   }
-  return { all, registered, implementations };
+  return { all, registered, renamed, implementations };
 }
 
 function createDiagnostic(

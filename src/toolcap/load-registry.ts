@@ -89,6 +89,9 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
           file,
           displayFile,
           toolPointers: validation.toolPointers,
+          ...(validation.originalNames !== undefined
+            ? { originalNames: validation.originalNames }
+            : {}),
           source: 'json',
           ...(mayCollide || toolCount > limits.maxTools
             ? { locate: (pointer: string) => document.locate(pointer) }
