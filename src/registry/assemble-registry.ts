@@ -12,6 +12,7 @@ import type {
 } from '../format/types.js';
 import type { TextPosition } from '../load/parse-json-document.js';
 import { validateGroupDocument } from '../load/validate-group-file.js';
+import { quoteValue } from '../util/quote-value.js';
 import {
   FALLBACK_GROUP,
   type FallbackExecute,
@@ -391,13 +392,18 @@ function addFallbackTools(
     );
     const tool = validation.group?.tools[0];
     if (tool === undefined || validation.problems.some((problem) => problem.severity === 'error')) {
+      // the validator's messages name the tool as a file's tool; say once that it is in code
+      const named = `tool ${quoteValue(fallbackTool.name)}: `;
       for (const problem of validation.problems) {
+        const message = problem.message.startsWith(named)
+          ? problem.message.slice(named.length)
+          : problem.message;
         diagnostics.push({
           severity: problem.severity,
           code: problem.severity === 'error' ? 'INVALID_FALLBACK_TOOL' : problem.code,
           file: label,
           pointer: `${pointer}${problem.pointer.replace(/^\/tools\/0/, '')}`,
-          message: `fallback tool "${fallbackTool.name}": ${problem.message}`,
+          message: `fallback tool "${fallbackTool.name}": ${message}`,
         });
       }
       return;

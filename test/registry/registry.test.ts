@@ -297,8 +297,8 @@ describe('fallback (code-defined) tools', () => {
       ['INVALID_FALLBACK_TOOL', '<fallback>', '/0/name'],
       ['INVALID_FALLBACK_TOOL', '<fallback>', '/1/input_schema/properties/a/type'],
     ]);
-    expect(registry.diagnostics[1]?.message).toMatch(
-      /fallback tool "typed_badly": .*has type "dict".*use "object"/,
+    expect(registry.diagnostics[1]?.message).toBe(
+      'fallback tool "typed_badly": input_schema/properties/a has type "dict", which is not a JSON Schema type; use "object"',
     );
   });
 
