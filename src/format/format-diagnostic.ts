@@ -4,6 +4,8 @@ import type { Diagnostic } from './types.js';
 export function formatDiagnostic(diagnostic: Diagnostic): string {
   const position =
     diagnostic.line === undefined ? '' : `:${diagnostic.line}:${diagnostic.column ?? 1}`;
-  const where = diagnostic.pointer === '' ? '' : ` (at ${diagnostic.pointer})`;
-  return `${diagnostic.file}${position}: ${diagnostic.severity} ${diagnostic.code} ${diagnostic.message}${where}`;
+  const { pointer, message } = diagnostic;
+  // a message that already says where (an external tool's --schema problems) is not repeated
+  const where = pointer === '' || message.includes(`(at ${pointer})`) ? '' : ` (at ${pointer})`;
+  return `${diagnostic.file}${position}: ${diagnostic.severity} ${diagnostic.code} ${message}${where}`;
 }

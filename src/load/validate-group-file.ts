@@ -46,6 +46,11 @@ export interface GroupValidation {
   /** Pointers (`/tools/N`) of the tools that were kept, in order. */
   toolPointers: string[];
   problems: GroupProblem[];
+  /**
+   * Names of the kept tools by their `x-original-name` (the name `toolcap import` converted),
+   * when any has one; the first tool keeps an original name two tools share.
+   */
+  originalNames?: ReadonlyMap<string, string>;
 }
 
 /** Options for `validateGroupDocument`. */
@@ -151,6 +156,7 @@ export function validateGroupDocument(
     return { group: undefined, toolPointers, problems };
   }
   const seenNames = new Map<string, number>();
+  const originalNames = new Map<string, string>();
   rawTools.forEach((rawTool, index) => {
     const pointer = `/tools/${index}`;
     const toolProblems: GroupProblem[] = [];
@@ -172,6 +178,10 @@ export function validateGroupDocument(
     if (tool !== undefined && !toolProblems.some((problem) => problem.severity === 'error')) {
       tools.push(tool);
       toolPointers.push(pointer);
+      const original = (rawTool as Record<string, unknown>)['x-original-name'];
+      if (typeof original === 'string' && original !== tool.name && !originalNames.has(original)) {
+        originalNames.set(original, tool.name);
+      }
     }
   });
 
@@ -190,7 +200,9 @@ export function validateGroupDocument(
     }),
     tools: Object.freeze(tools),
   });
-  return { group, toolPointers, problems };
+  return originalNames.size > 0
+    ? { group, toolPointers, problems, originalNames }
+    : { group, toolPointers, problems };
 }
 
 function checkGroupSemantics(
@@ -225,7 +237,8 @@ function checkGroupSemantics(
     typeof root.description === 'string' &&
     root.description.length > limits.maxDescriptionLength
   ) {
-    problems.push(descriptionTooLong('/description', root.description.length, limits));
+    const group = typeof root.group === 'string' ? `group ${quoteValue(root.group)}` : 'the group';
+    problems.push(descriptionTooLong(group, '/description', root.description.length, limits));
   }
   const selection = root.selection;
   if (selection === null || typeof selection !== 'object' || Array.isArray(selection)) return;
@@ -356,7 +369,14 @@ function validateToolEntry(
   if (structureFailed) return undefined;
   const description = tool.description as string;
   if (description.length > limits.maxDescriptionLength) {
-    problems.push(descriptionTooLong(`${pointer}/description`, description.length, limits));
+    problems.push(
+      descriptionTooLong(
+        toolLabel(tool, pointer),
+        `${pointer}/description`,
+        description.length,
+        limits,
+      ),
+    );
   }
   if (problems.some((problem) => problem.severity === 'error')) return undefined;
 
@@ -406,7 +426,7 @@ function validateToolEntry(
         severity: 'error',
         code: 'INVALID_EXAMPLE',
         pointer: `${pointer}/examples/${problem.index}${problem.pointer}`,
-        message: `example ${problem.index} does not match input_schema: ${problem.message}; fix the example or the schema`,
+        message: `${toolLabel(tool, pointer)}: example ${problem.index} does not match input_schema: ${problem.message}; fix the example or the schema`,
       });
     }
     definition.examples = examples;
@@ -429,12 +449,18 @@ function toolLabel(tool: Record<string, unknown>, pointer: string): string {
   return typeof tool.name === 'string' ? `tool ${quoteValue(tool.name)}` : `the tool at ${pointer}`;
 }
 
-function descriptionTooLong(pointer: string, length: number, limits: LoadLimits): GroupProblem {
+/** `owner` names the tool or group (`tool "search"`, `group "docs"`). */
+function descriptionTooLong(
+  owner: string,
+  pointer: string,
+  length: number,
+  limits: LoadLimits,
+): GroupProblem {
   return {
     severity: 'error',
     code: 'DESCRIPTION_TOO_LONG',
     pointer,
-    message: `description is ${length} characters, longer than ${limits.maxDescriptionLength} (limits.maxDescriptionLength); shorten it`,
+    message: `${owner}: description is ${length} characters, longer than ${limits.maxDescriptionLength} (limits.maxDescriptionLength); shorten it to what the model needs to choose it (details of the arguments go in their own descriptions), or raise limits.maxDescriptionLength`,
   };
 }
 
@@ -708,6 +734,40 @@ function describeToolError(
           `${toolName}: ${path.slice(1)} must be a non-empty string, a user message the tool serves; write the request or remove the entry`,
         );
       }
+      if (path === '/tags' || path.startsWith('/tags/')) {
+        return fail(
+          'INVALID_FIELD',
+          pointer,
+          path === '/tags'
+            ? `${toolName}: tags must be an array of strings, short labels such as ["calendar", "scheduling"]; write them so or remove "tags"`
+            : `${toolName}: ${path.slice(1)} is ${describeJsonType(value)}, not a string; write the tag as a string such as "calendar" or remove it`,
+        );
+      }
+      if (path === '/title') {
+        return fail(
+          'INVALID_FIELD',
+          pointer,
+          `${toolName}: title is ${describeJsonType(value)}; write a display name as a string such as "Create event", or remove "title"`,
+        );
+      }
+      if (path === '/annotations' || path.startsWith('/annotations/')) {
+        return fail(
+          'INVALID_FIELD',
+          pointer,
+          path === '/annotations'
+            ? `${toolName}: annotations must be an object of MCP hints such as {"readOnlyHint": true}; write it so or remove "annotations"`
+            : `${toolName}: ${path.slice(1)} is ${describeJsonType(value)}; ${path === '/annotations/title' ? 'write the title as a string' : 'write the hint as true or false'}`,
+        );
+      }
+      if (path === '/examples' || path.startsWith('/examples/')) {
+        return fail(
+          'INVALID_FIELD',
+          pointer,
+          path === '/examples'
+            ? `${toolName}: examples must be an array of example inputs, each an object of arguments such as [{"query": "weather in Paris"}]; write them so or remove "examples"`
+            : `${toolName}: ${path.slice(1)} is ${describeJsonType(value)}; write the example input as an object of arguments such as {"query": "weather in Paris"}`,
+        );
+      }
       if (path.startsWith('/metadata/requires_context')) {
         return fail(
           'INVALID_FIELD',
@@ -776,6 +836,9 @@ function unknownField(
 
 function suggestToolName(name: string): string {
   const converted = name
+    // fold diacritics (café → cafe) as tags and toolcap import do, before dropping the rest
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
     .replace(/[^A-Za-z0-9_]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .replace(/^(\d)/, '_$1')

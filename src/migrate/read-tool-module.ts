@@ -61,15 +61,29 @@ export async function readToolModule(
   options: ReadToolModuleOptions = {},
 ): Promise<ModuleTools> {
   const module = await importModule(file, options.cwd ?? process.cwd(), 'MODULE_TOOLS_INVALID');
-  return readModuleExports(module, file, options.exportName);
+  return readModuleExports(module, file, {
+    ...(options.exportName !== undefined ? { exportName: options.exportName } : {}),
+  });
+}
+
+/** Options of `readModuleExports`. */
+export interface ReadModuleExportsOptions {
+  /** Read only this export. Default: every export that holds tools, `default` first. */
+  exportName?: string;
+  /**
+   * Two tools of one name: `error` (default) throws; `keep` returns both, for a caller that
+   * reports them itself (the registry's DUPLICATE_TOOL for fallback tools).
+   */
+  sameName?: 'error' | 'keep';
 }
 
 /** The tools of an imported module's exports (see `readToolModule`). */
 export async function readModuleExports(
   module: Readonly<Record<string, unknown>>,
   file: string,
-  exportName?: string,
+  options: ReadModuleExportsOptions = {},
 ): Promise<ModuleTools> {
+  const { exportName } = options;
   // namespace keys are sorted, but not under every loader: sort them, default first
   const names = Object.keys(module).sort();
   const exported = names.length > 0 ? names.join(', ') : 'nothing';
@@ -104,14 +118,18 @@ export async function readModuleExports(
     }
     found.push(...lone);
   }
-  return { file, tools: uniqueTools(found, file), warnings };
+  return { file, tools: uniqueTools(found, file, options.sameName ?? 'error'), warnings };
 }
 
 const WHAT_COUNTS =
   'Export an AI SDK ToolSet ({ name: tool({...}) }), OpenAI Agents SDK or LangChain tools (one, or an array), an MCP SDK McpServer, or an array of tool objects ({ name, description, inputSchema })';
 
-/** The same tool object once; two tools of one name are an error. */
-function uniqueTools(tools: readonly ModuleTool[], file: string): ModuleTool[] {
+/** The same tool object once; two tools of one name are an error unless `sameName` keeps them. */
+function uniqueTools(
+  tools: readonly ModuleTool[],
+  file: string,
+  sameName: 'error' | 'keep',
+): ModuleTool[] {
   const seen = new Set<unknown>();
   const byName = new Map<string, ModuleTool>();
   const unique: ModuleTool[] = [];
@@ -121,7 +139,7 @@ function uniqueTools(tools: readonly ModuleTool[], file: string): ModuleTool[] {
       seen.add(tool.value);
     }
     const other = byName.get(tool.name);
-    if (other !== undefined) {
+    if (other !== undefined && sameName === 'error') {
       throw invalid(
         `${file} exports two tools named "${tool.name}": in export "${other.exportName}" and in export "${tool.exportName}"; rename one, or pick one export with --export`,
       );
@@ -133,12 +151,6 @@ function uniqueTools(tools: readonly ModuleTool[], file: string): ModuleTool[] {
 }
 
 type Kind = ModuleToolKind | 'hosted';
-
-/** Whether `value` is a framework's tool (AI SDK, OpenAI Agents SDK, LangChain) or an MCP server. */
-export function isFrameworkTool(value: unknown): boolean {
-  const kind = kindOf(value);
-  return (kind !== undefined && kind !== 'object') || isMcpServer(value);
-}
 
 /** What a single exported value is, as a tool. */
 function kindOf(value: unknown): Kind | undefined {
@@ -178,7 +190,9 @@ async function readExport(
         );
       }
       if (kind === undefined) {
-        throw invalid(`${where}: entry ${index} is not a tool: it is ${describe(entry)}`);
+        throw invalid(
+          `${where}: entry ${index} is not a tool: it is ${describe(entry)}; make it a tool object ({ name, description, inputSchema }) or a framework's tool, or remove it`,
+        );
       }
       const tool = await readTool(kind, entry, undefined, exportName, warnings);
       if (tool !== undefined) tools.push(tool);

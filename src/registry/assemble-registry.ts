@@ -12,6 +12,7 @@ import type {
 } from '../format/types.js';
 import type { TextPosition } from '../load/parse-json-document.js';
 import { validateGroupDocument } from '../load/validate-group-file.js';
+import { quoteValue } from '../util/quote-value.js';
 import {
   FALLBACK_GROUP,
   type FallbackExecute,
@@ -46,6 +47,8 @@ export interface CandidateGroup {
   displayFile: string;
   /** JSON pointer of each tool in `definition.tools`, in order. */
   toolPointers: readonly string[];
+  /** Tool names by their `x-original-name`: code still defines these tools under that name. */
+  originalNames?: ReadonlyMap<string, string>;
   source: ToolSource;
   locate?: (pointer: string) => TextPosition | undefined;
 }
@@ -146,6 +149,7 @@ export function assembleSnapshot(input: AssembleInput): AssembledSnapshot {
   const fallback = addFallbackTools(
     input.fallbackTools ?? [],
     jsonNames,
+    renamedJsonTools(chosen, owners, jsonNames),
     tools,
     groups,
     diagnostics,
@@ -157,9 +161,36 @@ export function assembleSnapshot(input: AssembleInput): AssembledSnapshot {
     both: Object.freeze([...fallback.all].filter((name) => jsonNames.has(name)).sort()),
   });
   return {
-    snapshot: createSnapshot({ tools, groups, diagnostics, migration }),
+    snapshot: createSnapshot({
+      tools,
+      groups,
+      diagnostics,
+      migration,
+      renamedFallbackTools: fallback.renamed,
+    }),
     fallbackImplementations: fallback.implementations,
   };
+}
+
+/**
+ * The registered JSON tools by the `x-original-name` `toolcap import` kept when it converted
+ * their names: the code a project migrates from still names them so. A name some JSON tool
+ * has itself is never an original name here.
+ */
+function renamedJsonTools(
+  chosen: readonly CandidateGroup[],
+  owners: ReadonlyMap<string, { candidate: CandidateGroup }>,
+  jsonNames: ReadonlySet<string>,
+): Map<string, string> {
+  const byOriginal = new Map<string, string>();
+  for (const candidate of chosen) {
+    for (const [original, name] of candidate.originalNames ?? []) {
+      // only the registered copy of a tool counts, not one skipped as a duplicate
+      if (owners.get(name)?.candidate !== candidate || jsonNames.has(original)) continue;
+      if (!byOriginal.has(original)) byOriginal.set(original, name);
+    }
+  }
+  return byOriginal;
 }
 
 /** Where a registered tool comes from. */
@@ -233,17 +264,23 @@ function chooseVersions(
   for (const [name, list] of byName) {
     const distinct: CandidateGroup[] = [];
     for (const candidate of list) {
-      const twin = distinct.find(
-        (other) => other.definition.version === candidate.definition.version,
-      );
+      // semver gives build metadata no precedence: 1.2.0 and 1.2.0+b are one version, and
+      // keeping both would let the --schemas order pick the winner
+      const version = candidate.definition.version;
+      const twin = distinct.find((other) => compare(other.definition.version, version) === 0);
       if (twin !== undefined) {
+        const twinVersion = twin.definition.version;
+        const same =
+          twinVersion === version
+            ? ''
+            : ` as ${twinVersion} (versions that differ only in build metadata, after "+", are the same version to semver)`;
         diagnostics.push(
           createDiagnostic(
             candidate,
             'error',
             'DUPLICATE_GROUP_VERSION',
             '/version',
-            `group "${name}" version ${candidate.definition.version} is also defined in ${twin.displayFile}; this copy is skipped. Bump the version of one of them or remove the duplicate`,
+            `group "${name}" version ${version} is also defined in ${twin.displayFile}${same}; this copy is skipped. Bump the version of one of them or remove the duplicate`,
           ),
         );
         continue;
@@ -299,13 +336,20 @@ function chooseVersions(
 function addFallbackTools(
   fallbackTools: readonly FallbackTool[],
   jsonNames: ReadonlySet<string>,
+  renamedJson: ReadonlyMap<string, string>,
   tools: RegisteredTool[],
   groups: RegisteredGroup[],
   diagnostics: Diagnostic[],
   limits: LoadLimits,
-): { all: Set<string>; registered: Set<string>; implementations: Map<string, FallbackExecute> } {
+): {
+  all: Set<string>;
+  registered: Set<string>;
+  renamed: Map<string, string>;
+  implementations: Map<string, FallbackExecute>;
+} {
   const all = new Set<string>();
   const registered = new Set<string>();
+  const renamed = new Map<string, string>();
   const implementations = new Map<string, FallbackExecute>();
   const byGroup = new Map<string, { names: string[] }>();
   fallbackTools.forEach((fallbackTool, index) => {
@@ -325,8 +369,16 @@ function addFallbackTools(
       });
       return;
     }
+    // JSON wins, also over a code tool still named as it was before `toolcap import`
+    const jsonName = jsonNames.has(fallbackTool.name)
+      ? fallbackTool.name
+      : renamedJson.get(fallbackTool.name);
+    if (jsonName !== undefined) {
+      all.add(jsonName);
+      if (jsonName !== fallbackTool.name) renamed.set(fallbackTool.name, jsonName);
+      return;
+    }
     all.add(fallbackTool.name);
-    if (jsonNames.has(fallbackTool.name)) return;
     const groupName = fallbackTool.group ?? FALLBACK_GROUP;
     const validation = validateGroupDocument(
       {
@@ -340,13 +392,18 @@ function addFallbackTools(
     );
     const tool = validation.group?.tools[0];
     if (tool === undefined || validation.problems.some((problem) => problem.severity === 'error')) {
+      // the validator's messages name the tool as a file's tool; say once that it is in code
+      const named = `tool ${quoteValue(fallbackTool.name)}: `;
       for (const problem of validation.problems) {
+        const message = problem.message.startsWith(named)
+          ? problem.message.slice(named.length)
+          : problem.message;
         diagnostics.push({
           severity: problem.severity,
           code: problem.severity === 'error' ? 'INVALID_FALLBACK_TOOL' : problem.code,
           file: label,
           pointer: `${pointer}${problem.pointer.replace(/^\/tools\/0/, '')}`,
-          message: `fallback tool "${fallbackTool.name}": ${problem.message}`,
+          message: `fallback tool "${fallbackTool.name}": ${message}`,
         });
       }
       return;
@@ -401,7 +458,7 @@ function addFallbackTools(
       }),
     );
   }
-  return { all, registered, implementations };
+  return { all, registered, renamed, implementations };
 }
 
 function createDiagnostic(

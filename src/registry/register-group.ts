@@ -125,5 +125,6 @@ export function registerGroup(
       fallbackOnly: Object.freeze(migration.fallbackOnly.filter((name) => !replaced.has(name))),
       both: Object.freeze([...migration.both, ...replaced].sort()),
     }),
+    renamedFallbackTools: snapshot.renamedFallbackTools,
   });
 }

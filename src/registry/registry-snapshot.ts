@@ -22,6 +22,11 @@ export interface RegistrySnapshot {
   /** Problems found while building this snapshot (errors skipped files or tools). */
   readonly diagnostics: readonly Diagnostic[];
   readonly migration: MigrationStatus;
+  /**
+   * Code-defined fallback tools a JSON tool replaces under another name (the one `toolcap
+   * import` converted, kept as `x-original-name`): code name → JSON name.
+   */
+  readonly renamedFallbackTools: ReadonlyMap<string, string>;
   /** Tools by name: model-supplied names are looked up here, never on an object. */
   readonly toolsByName: ReadonlyMap<string, RegisteredTool>;
   readonly groupsByName: ReadonlyMap<string, RegisteredGroup>;
@@ -33,6 +38,8 @@ export interface SnapshotParts {
   groups: readonly RegisteredGroup[];
   diagnostics: readonly Diagnostic[];
   migration: MigrationStatus;
+  /** Default: none. */
+  renamedFallbackTools?: ReadonlyMap<string, string>;
 }
 
 /** A frozen snapshot of `parts`, with its name lookups. */
@@ -44,6 +51,7 @@ export function createSnapshot(parts: SnapshotParts): RegistrySnapshot {
     groups,
     diagnostics: Object.freeze([...parts.diagnostics]),
     migration: parts.migration,
+    renamedFallbackTools: parts.renamedFallbackTools ?? new Map(),
     toolsByName: new Map(tools.map((tool) => [tool.name, tool])),
     groupsByName: new Map(groups.map((group) => [group.group, group])),
   });

@@ -75,7 +75,8 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
       if (document === undefined || validation === undefined) continue;
       const group = validation.group;
       if (group !== undefined) {
-        const version = `${group.group}@${group.version}`;
+        // without build metadata: 1.2.0 and 1.2.0+b collide (DUPLICATE_GROUP_VERSION)
+        const version = `${group.group}@${group.version.split('+')[0]}`;
         let mayCollide = seenVersions.has(version);
         seenVersions.add(version);
         for (const tool of group.tools) {
@@ -88,6 +89,9 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
           file,
           displayFile,
           toolPointers: validation.toolPointers,
+          ...(validation.originalNames !== undefined
+            ? { originalNames: validation.originalNames }
+            : {}),
           source: 'json',
           ...(mayCollide || toolCount > limits.maxTools
             ? { locate: (pointer: string) => document.locate(pointer) }

@@ -74,7 +74,7 @@ describe('toolcap validate', () => {
     const result = await runCli(['validate', '--schemas', dir]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /error INVALID_EXAMPLE example 0 does not match input_schema: \/query must be string/,
+      /error INVALID_EXAMPLE tool "do_thing": example 0 does not match input_schema: \/query must be string/,
     );
   });
 

@@ -196,6 +196,38 @@ describe('loadRegistry', () => {
     );
   });
 
+  it('reports two copies whose versions differ only in build metadata as DUPLICATE_GROUP_VERSION, skipping the later one', async () => {
+    const dir = createTempDir({
+      'one/calendar_tools.json': makeGroup('calendar', {
+        version: '1.2.0',
+        tools: [makeTool({ name: 'first_tool' })],
+      }),
+      'two/calendar_tools.json': makeGroup('calendar', {
+        version: '1.2.0+b',
+        tools: [makeTool({ name: 'second_tool' })],
+      }),
+    });
+    const forward = await loadRegistry({ dirs: ['one', 'two'], cwd: dir });
+    expect(forward.list().map((tool) => tool.name)).toEqual(['first_tool']);
+    expect(forward.diagnostics).toMatchObject([
+      {
+        severity: 'error',
+        code: 'DUPLICATE_GROUP_VERSION',
+        file: join('two', 'calendar_tools.json'),
+        pointer: '/version',
+        line: 3,
+      },
+    ]);
+    expect(forward.diagnostics[0]?.message).toBe(
+      `group "calendar" version 1.2.0+b is also defined in ${join('one', 'calendar_tools.json')} as 1.2.0 (versions that differ only in build metadata, after "+", are the same version to semver); this copy is skipped. Bump the version of one of them or remove the duplicate`,
+    );
+    const backward = await loadRegistry({ dirs: ['two', 'one'], cwd: dir });
+    expect(backward.list().map((tool) => tool.name)).toEqual(['second_tool']);
+    expect(backward.diagnostics).toMatchObject([
+      { code: 'DUPLICATE_GROUP_VERSION', file: join('one', 'calendar_tools.json') },
+    ]);
+  });
+
   it('requires context_check predicates to be registered', async () => {
     const dir = createTempDir({
       'docs_tools.json': makeGroup('docs', {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -184,6 +184,36 @@ describe('toolcap import', () => {
     expect(result.code).toBe(0);
     expect(readJson(join(dir, 'schemas/museum_tools.json')).$schema).toBe(
       '../node_modules/tool-capabilities/schemas/tool-group.schema.json',
+    );
+  });
+
+  it('points "$schema" through a symlinked package (npm link, pnpm), not at its real path', async () => {
+    const elsewhere = createTempDir({
+      'checkout/package.json': {
+        name: 'tool-capabilities',
+        version: '0.1.0',
+        exports: { './tool-group.schema.json': './schemas/tool-group.schema.json' },
+      },
+      'checkout/schemas/tool-group.schema.json': { type: 'object' },
+    });
+    const dir = projectWith();
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(join(elsewhere, 'checkout'), join(dir, 'node_modules', 'tool-capabilities'), 'dir');
+    const result = await runCli(['import', '--from', 'mcp', 'met.json', '--group', 'museum'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(0);
+    expect(readJson(join(dir, 'schemas/museum_tools.json')).$schema).toBe(
+      '../node_modules/tool-capabilities/schemas/tool-group.schema.json',
+    );
+    // a deeper --out finds the same package further up
+    const nested = await runCli(
+      ['import', '--from', 'mcp', 'met.json', '--group', 'museum', '--out', 'agent/schemas'],
+      { cwd: dir },
+    );
+    expect(nested.code).toBe(0);
+    expect(readJson(join(dir, 'agent/schemas/museum_tools.json')).$schema).toBe(
+      '../../node_modules/tool-capabilities/schemas/tool-group.schema.json',
     );
   });
 

@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportMigration } from '../../src/toolcap/migration-report.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+import { createModuleProject } from './tool-modules.js';
 
 const CODE_TOOLS = `
 export const tools = [
@@ -95,6 +98,115 @@ describe('toolcap migrate status', () => {
     const missing = await runCli(['migrate', 'status', '--fallback', 'nope.mjs'], { cwd: dir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--fallback cannot import nope.mjs');
+  });
+
+  it("matches a code tool that import renamed through the group file's x-original-name", async () => {
+    const module = `
+import { jsonSchema, tool } from 'ai';
+const input = jsonSchema({ type: 'object', properties: { to: { type: 'string' } }, required: ['to'] });
+export const tools = {
+  'send-email': tool({ description: 'Send an email to a recipient.', inputSchema: input }),
+};
+`;
+    const dir = createModuleProject({ 'tools.mjs': module });
+    const imported = await runCli(
+      ['import', '--from', 'module', 'tools.mjs', '--group', 'assistant'],
+      { cwd: dir },
+    );
+    expect(imported.code).toBe(0);
+    // the code as it is now: the imported tools and one added since, still to migrate
+    writeFileSync(
+      join(dir, 'code.mjs'),
+      `import { jsonSchema, tool } from 'ai';
+export * from './tools.mjs';
+export const more = { legacy_lookup: tool({ description: 'Look up.', inputSchema: jsonSchema({ type: 'object', properties: {} }) }) };
+`,
+    );
+    const json = await runCli(['migrate', 'status', '--fallback', 'code.mjs', '--json'], {
+      cwd: dir,
+    });
+    expect(json.code).toBe(0);
+    expect(json.json()).toEqual({
+      json_only: [],
+      fallback_only: ['legacy_lookup'],
+      both: ['send_email'],
+      diagnostics: [],
+    });
+    const human = await runCli(['migrate', 'status', '--fallback', 'code.mjs'], { cwd: dir });
+    expect(human.stderr).toBe('');
+    expect(human.stdout).toBe(
+      [
+        'JSON only (migrated): 0',
+        'Fallback only (still to migrate): 1',
+        '  legacy_lookup',
+        'Both (JSON wins; safe to delete from code): 1',
+        '  send_email',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reads every export of the module, as import --from module does, not only a default array', async () => {
+    const module = `
+import { jsonSchema, tool } from 'ai';
+const input = jsonSchema({ type: 'object', properties: { path: { type: 'string' } } });
+export const tools = {
+  getWeather: tool({ description: 'Get the weather for a city.', inputSchema: input }),
+  deleteFile: tool({ description: 'Delete a file.', inputSchema: input }),
+  summarize: tool({ description: 'Summarize a text.', inputSchema: input }),
+};
+export default [{ name: 'legacy_search', description: 'Search the old index.', params: [] }];
+`;
+    const dir = createModuleProject({
+      'tools.mjs': module,
+      'schemas/assistant_tools.json': makeGroup('assistant', {
+        tools: ['getWeather', 'deleteFile', 'summarize'].map((name) => makeTool({ name })),
+      }),
+    });
+    const imported = await runCli(
+      ['import', '--from', 'module', 'tools.mjs', '--group', 'code', '--out', 'imported', '--json'],
+      { cwd: dir },
+    );
+    expect(imported.json()).toMatchObject({ tools: 4 });
+    const status = await runCli(['migrate', 'status', '--fallback', 'tools.mjs', '--json'], {
+      cwd: dir,
+    });
+    expect(status.code).toBe(0);
+    expect(status.json()).toEqual({
+      json_only: [],
+      fallback_only: ['legacy_search'],
+      both: ['deleteFile', 'getWeather', 'summarize'],
+      diagnostics: [],
+    });
+  });
+
+  it('reports two plain code tools of one name as DUPLICATE_TOOL, and an entry that is no tool by its export', async () => {
+    const twice = project(
+      "export const tools = [{ name: 'code_tool', description: 'x' }, { name: 'code_tool', description: 'y' }];",
+    );
+    const duplicate = await runCli(['migrate', 'status', '--fallback', 'legacy.mjs', '--json'], {
+      cwd: twice,
+    });
+    expect(duplicate.code).toBe(0);
+    expect(duplicate.json()).toMatchObject({
+      fallback_only: ['code_tool'],
+      diagnostics: [
+        {
+          code: 'DUPLICATE_TOOL',
+          file: '<fallback>',
+          pointer: '/1',
+          message: 'fallback tool "code_tool" is given twice; remove one',
+        },
+      ],
+    });
+    const nameless = project("export const tools = [{ description: 'no name' }];");
+    const result = await runCli(['migrate', 'status', '--fallback', 'legacy.mjs'], {
+      cwd: nameless,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      '--fallback export "tools" of legacy.mjs: entry 0 is not a tool: it is an object that is not a tool; make it a tool object ({ name, description, inputSchema }) or a framework\'s tool, or remove it',
+    );
   });
 
   it('exits 2 without --fallback or with an unknown subcommand', async () => {

@@ -247,6 +247,37 @@ describe('fallback (code-defined) tools', () => {
     expect(registry.diagnostics).toEqual([]);
   });
 
+  it('lets a JSON tool replace the code tool named as its x-original-name says', async () => {
+    const dir = createTempDir({
+      'mail_tools.json': makeGroup('mail', {
+        tools: [
+          makeTool({ name: 'send_email', 'x-original-name': 'send-email' }),
+          makeTool({ name: 'list_mail', 'x-original-name': 'list.mail' }),
+        ],
+      }),
+    });
+    const registry = await loadRegistry({
+      dirs: ['.'],
+      cwd: dir,
+      fallbackTools: [
+        { name: 'send-email', description: 'code version', execute: () => 'code' },
+        { name: 'archive_mail', description: 'still in code' },
+      ],
+    });
+    expect(registry.diagnostics).toEqual([]);
+    expect(registry.list().map((tool) => [tool.name, tool.source])).toEqual([
+      ['send_email', 'json'],
+      ['list_mail', 'json'],
+      ['archive_mail', 'fallback'],
+    ]);
+    expect(registry.settings.fallbackImplementations.has('send-email')).toBe(false);
+    expect(registry.migrationStatus()).toEqual({
+      jsonOnly: ['list_mail'],
+      fallbackOnly: ['archive_mail'],
+      both: ['send_email'],
+    });
+  });
+
   it('diagnoses an invalid fallback tool and keeps the others', async () => {
     const registry = createRegistry({
       fallbackTools: [
@@ -266,8 +297,8 @@ describe('fallback (code-defined) tools', () => {
       ['INVALID_FALLBACK_TOOL', '<fallback>', '/0/name'],
       ['INVALID_FALLBACK_TOOL', '<fallback>', '/1/input_schema/properties/a/type'],
     ]);
-    expect(registry.diagnostics[1]?.message).toMatch(
-      /fallback tool "typed_badly": .*has type "dict".*use "object"/,
+    expect(registry.diagnostics[1]?.message).toBe(
+      'fallback tool "typed_badly": input_schema/properties/a has type "dict", which is not a JSON Schema type; use "object"',
     );
   });
 

@@ -1,7 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import valid from 'semver/functions/valid.js';
 import { ToolcapError } from '../../errors/toolcap-error.js';
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
@@ -118,7 +117,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     );
   }
   const others = await readOtherGroups(outDir, options.group, io.cwd);
-  const schema = installedSchemaPath(io.cwd, outDir);
+  const schema = installedSchemaPath(outDir);
   const imported = importOrExplain(file, input, {
     ...(schema !== undefined ? { schema } : {}),
     from: options.from,
@@ -178,19 +177,26 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
 }
 
 /**
- * The group-file schema of the package installed where the command runs, relative to the
- * written file (`../node_modules/tool-capabilities/schemas/tool-group.schema.json`): editors
- * resolve it offline. Undefined when the package cannot be resolved from `cwd` (npx without an
- * install), so the published URL is used.
+ * The group-file schema of the package installed for the written file, relative to it
+ * (`../node_modules/tool-capabilities/schemas/tool-group.schema.json`): editors resolve it
+ * offline. Found in the `node_modules` of `outDir` or a directory above it, the way Node looks
+ * packages up, and never through the symlink npm link and pnpm install a package as, whose
+ * target is a path on this machine only. Undefined when no such directory holds the package
+ * (npx without an install), so the published URL is used.
  */
-function installedSchemaPath(cwd: string, outDir: string): string | undefined {
-  try {
-    const file = createRequire(join(cwd, 'package.json')).resolve(
-      'tool-capabilities/tool-group.schema.json',
+function installedSchemaPath(outDir: string): string | undefined {
+  for (let dir = outDir; ; ) {
+    const file = join(
+      dir,
+      'node_modules',
+      'tool-capabilities',
+      'schemas',
+      'tool-group.schema.json',
     );
-    return relative(outDir, file).split(sep).join('/');
-  } catch {
-    return undefined;
+    if (existsSync(file)) return relative(outDir, file).split(sep).join('/');
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
   }
 }
 

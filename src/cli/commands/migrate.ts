@@ -18,11 +18,12 @@ export const summary = 'show which tools are still defined in code (migration st
 /** Usage text. */
 export const usage = `toolcap migrate status [--schemas PATH]... --fallback MODULE [--json]
 
-Compares the tools of the group files with the code-defined tools MODULE exports (its default
-export or a named "tools" export: an array of tool objects, or of {name, description,
-params: [...]} tools; or the framework tools it exports: AI SDK ToolSets, OpenAI Agents SDK and
-LangChain tools, an MCP SDK McpServer) and lists them as JSON-only (migrated), fallback-only
-(still to migrate) and both (JSON wins: safe to delete from code). Load problems go to
+Compares the tools of the group files with the code-defined tools MODULE exports (every export
+that holds tools, read as "toolcap import --from module" reads them: AI SDK ToolSets, OpenAI
+Agents SDK and LangChain tools, an MCP SDK McpServer, arrays of tool objects or of {name,
+description, params: [...]} tools) and lists them as JSON-only (migrated), fallback-only (still
+to migrate) and both (JSON wins: safe to delete from code); a tool import renamed is matched
+through the group file's "x-original-name". Load problems go to
 stderr (inside the JSON with --json). Exit 0; 1 when a schema path does not exist; 2 on a
 usage error (a --fallback MODULE that cannot be imported or exports no tools included).
 

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LOAD_LIMITS } from '../../src/format/limits.js';
+import { validateGroupDocument } from '../../src/load/validate-group-file.js';
+import { makeGroup, makeTool } from '../helpers/temp-files.js';
+
+/** The problems of a group holding one tool `search_docs` with `overrides`. */
+function problemsOf(overrides: Record<string, unknown>, group: Record<string, unknown> = {}) {
+  const document = makeGroup('docs', {
+    tools: [makeTool({ name: 'search_docs', ...overrides })],
+    ...group,
+  });
+  return validateGroupDocument(document, { limits: DEFAULT_LOAD_LIMITS, checkExamples: true })
+    .problems;
+}
+
+describe('validateGroupDocument messages name the tool and the fix', () => {
+  it('DESCRIPTION_TOO_LONG names the tool or the group', () => {
+    const long = 'x'.repeat(10_001);
+    const fix =
+      'description is 10001 characters, longer than 10000 (limits.maxDescriptionLength); shorten it to what the model needs to choose it (details of the arguments go in their own descriptions), or raise limits.maxDescriptionLength';
+    expect(problemsOf({ description: long })).toEqual([
+      {
+        severity: 'error',
+        code: 'DESCRIPTION_TOO_LONG',
+        pointer: '/tools/0/description',
+        message: `tool "search_docs": ${fix}`,
+      },
+    ]);
+    expect(problemsOf({}, { description: long })).toEqual([
+      {
+        severity: 'error',
+        code: 'DESCRIPTION_TOO_LONG',
+        pointer: '/description',
+        message: `group "docs": ${fix}`,
+      },
+    ]);
+  });
+
+  it('INVALID_EXAMPLE names the tool', () => {
+    expect(problemsOf({ examples: [{ query: 3 }] })).toEqual([
+      {
+        severity: 'error',
+        code: 'INVALID_EXAMPLE',
+        pointer: '/tools/0/examples/0/query',
+        message:
+          'tool "search_docs": example 0 does not match input_schema: /query must be string; fix the example or the schema',
+      },
+    ]);
+  });
+
+  it.each([
+    [
+      { tags: ['docs', 3] },
+      '/tools/0/tags/1',
+      'tool "search_docs": tags/1 is a number (3), not a string; write the tag as a string such as "calendar" or remove it',
+    ],
+    [
+      { tags: 'docs' },
+      '/tools/0/tags',
+      'tool "search_docs": tags must be an array of strings, short labels such as ["calendar", "scheduling"]; write them so or remove "tags"',
+    ],
+    [
+      { title: 3 },
+      '/tools/0/title',
+      'tool "search_docs": title is a number (3); write a display name as a string such as "Create event", or remove "title"',
+    ],
+    [
+      { annotations: [] },
+      '/tools/0/annotations',
+      'tool "search_docs": annotations must be an object of MCP hints such as {"readOnlyHint": true}; write it so or remove "annotations"',
+    ],
+    [
+      { annotations: { readOnlyHint: 'yes' } },
+      '/tools/0/annotations/readOnlyHint',
+      'tool "search_docs": annotations/readOnlyHint is a string ("yes"); write the hint as true or false',
+    ],
+    [
+      { examples: {} },
+      '/tools/0/examples',
+      'tool "search_docs": examples must be an array of example inputs, each an object of arguments such as [{"query": "weather in Paris"}]; write them so or remove "examples"',
+    ],
+    [
+      { examples: ['weather in Paris'] },
+      '/tools/0/examples/0',
+      'tool "search_docs": examples/0 is a string ("weather in Paris"); write the example input as an object of arguments such as {"query": "weather in Paris"}',
+    ],
+  ])('INVALID_FIELD for %j names the tool and the fix', (overrides, pointer, message) => {
+    expect(problemsOf(overrides)).toEqual([
+      { severity: 'error', code: 'INVALID_FIELD', pointer, message },
+    ]);
+  });
+
+  it('suggests a tool name with diacritics folded, as tags fold them', () => {
+    const [problem] = problemsOf({ name: 'café' });
+    expect(problem).toMatchObject({ code: 'INVALID_TOOL_NAME', pointer: '/tools/0/name' });
+    expect(problem?.message).toBe(
+      'tool name "café" is invalid: use letters, digits and underscores, starting with a letter or underscore, at most 64 characters (e.g. "cafe")',
+    );
+    expect(problemsOf({ name: 'crème brûlée' })[0]?.message).toMatch(/\(e\.g\. "creme_brulee"\)$/);
+  });
+});
