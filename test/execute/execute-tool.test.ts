@@ -46,8 +46,8 @@ describe('registry.execute: unknown tools', () => {
       ok: false,
       error: {
         code: 'TOOL_NOT_FOUND',
-        message: `There is no tool named "${'a'.repeat(64)}…". Call only the tools you were given.`,
-        details: { tool: `${'a'.repeat(64)}…`, suggestions: [] },
+        message: `There is no tool named "${'a'.repeat(64)}… (100000 characters)". Call only the tools you were given.`,
+        details: { tool: `${'a'.repeat(64)}… (100000 characters)`, suggestions: [] },
       },
     });
   });
