@@ -299,6 +299,64 @@ describe('registry.execute: handler failures are tool-error results', () => {
     expect((reason as Error).name).toBe('TimeoutError');
   });
 
+  it('reports a handler that blocks the event loop past its time limit as TIMEOUT, not ok', async () => {
+    // the loop holds the thread far past the limit, so the timer cannot fire before it returns
+    const blockPast = (timeoutMs: number) => {
+      const started = performance.now();
+      while (performance.now() - started < timeoutMs * 10) {
+        // busy
+      }
+    };
+    const busy = createRegistry({
+      fallbackTools: [
+        {
+          name: 'busy',
+          description: 'Blocks the event loop, then returns.',
+          execute: () => {
+            blockPast(30);
+            return 1;
+          },
+        },
+        {
+          name: 'busy_async',
+          description: 'Blocks the event loop inside an async function.',
+          execute: async () => {
+            blockPast(30);
+            return 1;
+          },
+        },
+        {
+          name: 'busy_throws',
+          description: 'Blocks the event loop, then throws.',
+          execute: () => {
+            blockPast(30);
+            throw new Error('too late to matter');
+          },
+        },
+      ],
+    });
+    expect(await busy.execute('busy', {}, {}, { timeoutMs: 30 })).toEqual({
+      ok: false,
+      error: {
+        code: 'TIMEOUT',
+        message:
+          'Tool "busy" finished after its 30 ms time limit (its handler kept the event loop busy, so it could not be stopped in time); its result was discarded. Try a smaller request or try again later.',
+        details: { timeout_ms: 30, finished_late: true },
+      },
+    });
+    for (const name of ['busy_async', 'busy_throws']) {
+      expect(await busy.execute(name, {}, {}, { timeoutMs: 30 })).toMatchObject({
+        ok: false,
+        error: { code: 'TIMEOUT', details: { timeout_ms: 30, finished_late: true } },
+      });
+    }
+    // without a limit the same handler's result stands
+    expect(await busy.execute('busy', {}, {}, { timeoutMs: Number.POSITIVE_INFINITY })).toEqual({
+      ok: true,
+      output: 1,
+    });
+  });
+
   it('returns ABORTED when the caller cancels, before or during the call', async () => {
     const controller = new AbortController();
     const pending = registry.execute('hangs', {}, {}, { signal: controller.signal });
