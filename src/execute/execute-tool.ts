@@ -183,9 +183,7 @@ function chooseTimeout(
   options: ExecuteOptions,
   limits: ExecutionLimits,
 ): number {
-  const requested = options.timeoutMs;
-  if (requested !== undefined && typeof requested === 'number' && requested > 0) return requested;
-  return limits.timeoutsMs[tool.metadata.latency_estimate];
+  return options.timeoutMs ?? limits.timeoutsMs[tool.metadata.latency_estimate];
 }
 
 function handlerFailure(tool: RegisteredTool, error: unknown): ExecuteResult {

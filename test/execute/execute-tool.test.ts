@@ -381,6 +381,79 @@ describe('registry.execute: handler failures are tool-error results', () => {
   });
 });
 
+describe('registry.execute: per-call options are checked like loadRegistry options', () => {
+  const registry = createTestingRegistry();
+  const limitShape = (unit: string) => `a positive number of ${unit} (Infinity for no limit)`;
+
+  it.each([
+    [
+      { maxInputBytes: Number.NaN },
+      `option "maxInputBytes" must be ${limitShape('bytes')}, got NaN`,
+    ],
+    [{ maxInputBytes: -1 }, `option "maxInputBytes" must be ${limitShape('bytes')}, got -1`],
+    [
+      { maxOutputBytes: Number.NaN },
+      `option "maxOutputBytes" must be ${limitShape('bytes')}, got NaN`,
+    ],
+    [{ timeoutMs: 0 }, `option "timeoutMs" must be ${limitShape('milliseconds')}, got 0`],
+    [{ timeoutMs: -1 }, `option "timeoutMs" must be ${limitShape('milliseconds')}, got -1`],
+    [
+      { timeoutMs: Number.NaN },
+      `option "timeoutMs" must be ${limitShape('milliseconds')}, got NaN`,
+    ],
+    [
+      { timeout: 5 },
+      'unknown option "timeout"; did you mean "timeoutMs"? Options: timeoutMs, signal, maxInputBytes, maxOutputBytes, services, allowed, approve, needsApproval, applyDefaults',
+    ],
+    [
+      { allowed: 'echo' },
+      'option "allowed" must be an array of tool names or a Selection (an object whose names is an array of tool names), got "echo"',
+    ],
+    [
+      { allowed: { names: 'echo' } },
+      'option "allowed" must be an array of tool names or a Selection (an object whose names is an array of tool names), got an object',
+    ],
+    [{ signal: {} }, 'option "signal" must be an AbortSignal, got an object'],
+    [{ services: 'db' }, 'option "services" must be an object, got "db"'],
+    [{ approve: true }, 'option "approve" must be a function, got true'],
+    [
+      { needsApproval: 'yes' },
+      'option "needsApproval" must be true, false or a function (tool) => boolean, got "yes"',
+    ],
+    [{ applyDefaults: 1 }, 'option "applyDefaults" must be true or false, got 1'],
+    [null, 'options must be an object such as { timeoutMs: ... }, got null'],
+  ])('rejects %j with INVALID_OPTION before anything runs', async (options, message) => {
+    await expect(registry.execute('good_output', {}, {}, options as never)).rejects.toMatchObject({
+      name: 'ToolcapError',
+      code: 'INVALID_OPTION',
+      message: `execute: ${message}`,
+    });
+    // an unknown tool name is no excuse: the options are a host bug either way
+    await expect(registry.execute('no_such_tool', {}, {}, options as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+    });
+  });
+
+  it('accepts every documented form', async () => {
+    const selection = { names: ['good_output'] };
+    for (const options of [
+      {},
+      { timeoutMs: Number.POSITIVE_INFINITY, maxInputBytes: Number.POSITIVE_INFINITY },
+      { timeoutMs: 1_000, maxInputBytes: 1_000, maxOutputBytes: 1_000 },
+      { allowed: ['good_output'] },
+      { allowed: selection },
+      { signal: new AbortController().signal, services: {}, applyDefaults: true },
+      { approve: () => true, needsApproval: true },
+      { needsApproval: () => false },
+    ]) {
+      expect(await registry.execute('good_output', {}, {}, options)).toEqual({
+        ok: true,
+        output: { count: 3 },
+      });
+    }
+  });
+});
+
 describe('registry.execute: hostile thrown values are tool errors too', () => {
   const revoked = Proxy.revocable({}, {});
   revoked.revoke();
