@@ -1,6 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ToolError } from '../../src/execute/tool-error.js';
 import { validateToolInput } from '../../src/execute/validate-tool-input.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
 import {
@@ -378,6 +379,101 @@ describe('registry.execute: handler failures are tool-error results', () => {
     expect(
       await registry.execute('good_output', {}, {}, { timeoutMs: Number.POSITIVE_INFINITY }),
     ).toEqual({ ok: true, output: { count: 3 } });
+  });
+});
+
+describe('registry.execute: a failed call is bounded by maxOutputBytes too', () => {
+  const registry = createRegistry({
+    fallbackTools: [
+      {
+        name: 'loud',
+        description: 'Throws an Error with a 5,000,000-character message.',
+        execute: () => {
+          throw new Error('x'.repeat(5_000_000));
+        },
+      },
+      {
+        name: 'loud_tool_error',
+        description: 'Throws a ToolError with a 3 MB message and 3 MB of details.',
+        execute: () => {
+          throw new ToolError('BIG', 'y'.repeat(3e6), { blob: 'z'.repeat(3e6) });
+        },
+      },
+      {
+        name: 'wide_tool_error',
+        description: 'Throws a ToolError whose message is wide characters.',
+        execute: () => {
+          throw new ToolError('WIDE', `${'é'.repeat(1_000)}${'😀'.repeat(3_000)}`, { small: 1 });
+        },
+      },
+      {
+        name: 'short_tool_error',
+        description: 'Throws a short ToolError.',
+        execute: () => {
+          throw new ToolError('SHORT', 'Nothing to see.', { id: 7 });
+        },
+      },
+    ],
+  });
+  const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+  const cutNote = (message: string, original: number) => {
+    const match = /… \[cut after (\d+) of (\d+) characters\]$/.exec(message);
+    expect(match?.[2]).toBe(String(original));
+    return Number(match?.[1]);
+  };
+
+  it('cuts an over-long handler message and says where and from what length', async () => {
+    const result = await registry.execute('loud', {});
+    if (result.ok) throw new Error('expected a failure');
+    const full = `Tool "loud" failed: ${'x'.repeat(5_000_000)}`;
+    expect(result.error.code).toBe('HANDLER_ERROR');
+    expect(result.error.details).toEqual({ name: 'Error' });
+    const kept = cutNote(result.error.message, full.length);
+    expect(result.error.message.startsWith(full.slice(0, kept))).toBe(true);
+    expect(bytesOf(result.error)).toBeLessThanOrEqual(1024 * 1024);
+    // the cut keeps as much as fits (the note's digits leave a few bytes at most)
+    expect(bytesOf(result.error)).toBeGreaterThan(1024 * 1024 - 16);
+  });
+
+  it('replaces over-limit ToolError details with a summary and cuts the message, per call', async () => {
+    const details = { blob: 'z'.repeat(3e6) };
+    for (const limit of [undefined, 10_000]) {
+      const result = await registry.execute(
+        'loud_tool_error',
+        {},
+        {},
+        limit === undefined ? {} : { maxOutputBytes: limit },
+      );
+      if (result.ok) throw new Error('expected a failure');
+      expect(result.error.code).toBe('BIG');
+      expect(result.error.details).toEqual({ truncated: true, bytes: bytesOf(details) });
+      cutNote(result.error.message, 3e6);
+      expect(bytesOf(result.error)).toBeLessThanOrEqual(limit ?? 1024 * 1024);
+    }
+  });
+
+  it('counts bytes, not characters, and never splits a character', async () => {
+    const result = await registry.execute('wide_tool_error', {}, {}, { maxOutputBytes: 5_000 });
+    if (result.ok) throw new Error('expected a failure');
+    expect(bytesOf(result.error)).toBeLessThanOrEqual(5_000);
+    expect(result.error.details).toEqual({ small: 1 });
+    const kept = cutNote(result.error.message, 1_000 + 2 * 3_000);
+    const head = result.error.message.slice(0, kept);
+    expect(head).toBe(`${'é'.repeat(1_000)}${'😀'.repeat(3_000)}`.slice(0, kept));
+    // 2,000 bytes of é, then whole emoji (4 bytes each) up to the limit
+    expect(head.length).toBeGreaterThan(1_000);
+    expect((head.length - 1_000) % 2).toBe(0);
+  });
+
+  it('leaves errors that fit alone, and keeps 4 KiB for messages under a tiny limit', async () => {
+    expect(await registry.execute('short_tool_error', {}, {}, { maxOutputBytes: 10 })).toEqual({
+      ok: false,
+      error: { code: 'SHORT', message: 'Nothing to see.', details: { id: 7 } },
+    });
+    const tiny = await registry.execute('loud', {}, {}, { maxOutputBytes: 10 });
+    if (tiny.ok) throw new Error('expected a failure');
+    expect(bytesOf(tiny.error)).toBeLessThanOrEqual(4 * 1024);
+    expect(bytesOf(tiny.error)).toBeGreaterThan(4 * 1024 - 16);
   });
 });
 
