@@ -862,14 +862,27 @@ describe('registry.execute: handler modules', () => {
       join(root, 'outside', 'evil.js'),
       'globalThis.__toolcapEvilLoaded = true; export function evil_tool() { return 1; }\n',
     );
-    await symlink(join(root, 'outside', 'evil.js'), join(root, 'handlers', 'evil.js'));
+    await symlink(join(root, 'outside', 'evil.js'), join(root, 'handlers', 'evil.mjs'));
     const guarded = createRegistryWith([{ name: 'evil_tool', executor: 'evil' }], {
       handlers: [join(root, 'handlers')],
     });
-    expect(await guarded.execute('evil_tool', {})).toMatchObject({
-      error: { code: 'HANDLER_NOT_FOUND' },
+    expect(await guarded.execute('evil_tool', {})).toEqual({
+      ok: false,
+      error: {
+        code: 'HANDLER_NOT_FOUND',
+        message:
+          'No handler module for executor "evil" was imported: handlers/evil.mjs resolves (through a symlink) to a file outside its handler directory, and handler modules are only imported from inside the handler directories. Move or copy the module into the handler directory, or add the directory that really holds it to the handlers option.',
+        details: { executor: 'evil', searched: ['handlers'], refused: ['handlers/evil.mjs'] },
+      },
     });
     expect((globalThis as { __toolcapEvilLoaded?: boolean }).__toolcapEvilLoaded).toBeUndefined();
+    // a module that really is in a later handler dir is still found
+    await mkdir(join(root, 'more'));
+    await writeFile(join(root, 'more', 'evil.js'), 'export function evil_tool() { return 2; }\n');
+    const later = createRegistryWith([{ name: 'evil_tool', executor: 'evil' }], {
+      handlers: [join(root, 'handlers'), join(root, 'more')],
+    });
+    expect(await later.execute('evil_tool', {})).toEqual({ ok: true, output: 2 });
   });
 
   it('falls back to the compiled twin in dist/ when a .ts handler cannot be imported', async () => {
