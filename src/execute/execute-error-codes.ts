@@ -21,7 +21,8 @@ export const EXECUTE_ERROR_CODES = {
   HANDLER_LOAD_FAILED:
     'The handler module exists but could not be imported (syntax error, or TypeScript that is not built).',
   HANDLER_ERROR: 'The handler threw an exception (or rejected).',
-  TIMEOUT: 'The handler or external tool ran longer than its time limit.',
+  TIMEOUT:
+    'The handler or external tool ran longer than its time limit: it was stopped, or it finished after the limit (it blocked the event loop) and its result was discarded.',
   ABORTED: "The caller's AbortSignal cancelled the call.",
   INVALID_OUTPUT:
     'The output does not match the output_schema, is not JSON-serializable, or an external tool printed something that is not JSON.',

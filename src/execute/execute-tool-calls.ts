@@ -1,4 +1,5 @@
 import { createApprovalGates } from './approval-gate.js';
+import { checkExecuteOptions } from './check-execute-options.js';
 import type { ExecutionTarget } from './execution-target.js';
 import { allowedNames, runToolCall } from './run-tool-call.js';
 import { toolNotFound } from './tool-not-found.js';
@@ -14,7 +15,8 @@ export interface ToolCallRequest {
 
 /**
  * `registry.execute`: one call, as in `executeToolCalls`: an unknown name is `TOOL_NOT_FOUND`,
- * JSON-string input is parsed, and `allowed`, `applyDefaults` and `approve` apply.
+ * JSON-string input is parsed, and `allowed`, `applyDefaults` and `approve` apply. Options
+ * that are unknown or malformed throw `INVALID_OPTION` (a host bug, not a tool error).
  */
 export function executeToolCall(
   target: ExecutionTarget,
@@ -23,6 +25,7 @@ export function executeToolCall(
   context: ToolContext,
   options: ExecuteOptions,
 ): Promise<ExecuteResult> {
+  checkExecuteOptions('execute', options);
   const tool = typeof name === 'string' ? target.get(name) : undefined;
   const allowed = allowedNames(options.allowed);
   if (tool === undefined) {
@@ -37,7 +40,8 @@ export function executeToolCall(
  * signal, and returns one result per call in the calls' order. Nothing throws: an unknown
  * name is `TOOL_NOT_FOUND`, a tool outside `allowed` is `NOT_SELECTED`, arguments that are not
  * JSON are `INVALID_INPUT`, a refused approval is `NOT_APPROVED`. The approval hook is asked
- * one call at a time, in the calls' order; approved calls start at once.
+ * one call at a time, in the calls' order; approved calls start at once. The caller checks
+ * `options` first (`checkExecuteOptions`), with the options of its own it adds.
  */
 export function executeToolCalls(
   target: ExecutionTarget,

@@ -86,8 +86,10 @@ export async function executeTool(
     case 'timeout':
       return failure(
         'TIMEOUT',
-        `Tool "${tool.name}" did not finish within ${timeoutMs} ms and was stopped. Try a smaller request or try again later.`,
-        { timeout_ms: timeoutMs },
+        outcome.late
+          ? `Tool "${tool.name}" finished after its ${timeoutMs} ms time limit (its handler kept the event loop busy, so it could not be stopped in time); its result was discarded. Try a smaller request or try again later.`
+          : `Tool "${tool.name}" did not finish within ${timeoutMs} ms and was stopped. Try a smaller request or try again later.`,
+        outcome.late ? { timeout_ms: timeoutMs, finished_late: true } : { timeout_ms: timeoutMs },
       );
     case 'aborted':
       return failure('ABORTED', `The call to tool "${tool.name}" was cancelled.`, {
@@ -181,9 +183,7 @@ function chooseTimeout(
   options: ExecuteOptions,
   limits: ExecutionLimits,
 ): number {
-  const requested = options.timeoutMs;
-  if (requested !== undefined && typeof requested === 'number' && requested > 0) return requested;
-  return limits.timeoutsMs[tool.metadata.latency_estimate];
+  return options.timeoutMs ?? limits.timeoutsMs[tool.metadata.latency_estimate];
 }
 
 function handlerFailure(tool: RegisteredTool, error: unknown): ExecuteResult {

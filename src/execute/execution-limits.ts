@@ -14,7 +14,10 @@ export interface ExecutionLimits {
    * validation, so a huge model argument never reaches ajv or a handler). Default 1 MiB.
    */
   maxInputBytes: number;
-  /** Largest handler output (bytes of JSON) or external-tool stdout (`OUTPUT_TOO_LARGE`). Default 1 MiB. */
+  /**
+   * Largest handler output (bytes of JSON) or external-tool stdout (`OUTPUT_TOO_LARGE`), and
+   * the size tool errors are cut to (at least `MIN_ERROR_BYTES`). Default 1 MiB.
+   */
   maxOutputBytes: number;
   /** Run time of one external tool's `--schema` answer during discovery. Default 5,000 ms. */
   discoveryTimeoutMs: number;

@@ -84,19 +84,26 @@ async function loadHandlerModule(
   const cached = loaded.get(cacheKey);
   if (cached !== undefined) return cached;
 
+  // files that exist but resolve outside their handler dir: never imported, but named
+  const refused: string[] = [];
+  const lookUp = async (realDir: string, name: string, extension: string) => {
+    const found = await fileInside(realDir, `${executor}${extension}`);
+    if (found?.inside === false) refused.push(`${name}/${executor}${extension}`);
+    return found?.inside === true ? found.file : undefined;
+  };
   for (const dir of handlerDirs) {
     const realDir = await realpathOrUndefined(dir);
     if (realDir === undefined) continue;
     const name = basename(dir);
     for (const extension of JAVASCRIPT_EXTENSIONS) {
-      const file = await fileInside(realDir, `${executor}${extension}`);
+      const file = await lookUp(realDir, name, extension);
       if (file === undefined) continue;
       const result = await importHandler(file, `${name}/${executor}${extension}`, executor);
       if ('module' in result) loaded.set(cacheKey, result);
       return result;
     }
     for (const extension of TYPESCRIPT_EXTENSIONS) {
-      const file = await fileInside(realDir, `${executor}${extension}`);
+      const file = await lookUp(realDir, name, extension);
       if (file === undefined) continue;
       const shown = `${name}/${executor}${extension}`;
       const result = await importHandler(file, shown, executor);
@@ -117,9 +124,18 @@ async function loadHandlerModule(
     }
   }
   const searched = handlerDirs.map((dir) => basename(dir));
+  const where = searched.length > 0 ? searched.join(', ') : '(no handler directories)';
+  const extensions = [...JAVASCRIPT_EXTENSIONS, ...TYPESCRIPT_EXTENSIONS].join('/');
+  if (refused.length > 0) {
+    return {
+      code: 'HANDLER_NOT_FOUND',
+      message: `No handler module for executor "${executor}" was imported: ${refused.join(', ')} ${refused.length > 1 ? 'resolve' : 'resolves'} (through a symlink) to a file outside ${refused.length > 1 ? 'their' : 'its'} handler directory, and handler modules are only imported from inside the handler directories. Move or copy the module into the handler directory, or add the directory that really holds it to the handlers option.`,
+      details: { executor, searched, refused },
+    };
+  }
   return {
     code: 'HANDLER_NOT_FOUND',
-    message: `No handler module for executor "${executor}": looked for ${executor}.js/.mjs/.cjs/.ts in ${searched.length > 0 ? searched.join(', ') : '(no handler directories)'}. Add ${executor}.js to a handler directory, or add the directory that holds it to the handlers option.`,
+    message: `No handler module for executor "${executor}": looked for ${executor}${extensions} in ${where}. Add ${executor}.js to a handler directory, or add the directory that holds it to the handlers option.`,
     details: { executor, searched },
   };
 }
@@ -164,25 +180,31 @@ async function findBuiltTwin(dir: string, executor: string): Promise<string | un
   const realTwin = await realpathOrUndefined(twinDirectory(dir));
   if (realTwin === undefined) return undefined;
   for (const extension of ['.js', '.mjs']) {
-    const file = await fileInside(realTwin, `${executor}${extension}`);
-    if (file !== undefined) return file;
+    const found = await fileInside(realTwin, `${executor}${extension}`);
+    if (found?.inside === true) return found.file;
   }
   return undefined;
 }
 
-/** The real path of `dir/name` when it is a file that stays inside `dir` after symlinks. */
-async function fileInside(realDir: string, name: string): Promise<string | undefined> {
+/**
+ * `dir/name` when it is a file: its real path when it stays inside `dir` after symlinks, or
+ * `inside: false` when it resolves outside (never imported). Undefined when there is no file.
+ */
+async function fileInside(
+  realDir: string,
+  name: string,
+): Promise<{ inside: true; file: string } | { inside: false } | undefined> {
   const real = await realpathOrUndefined(join(realDir, name));
   if (real === undefined) return undefined;
-  const path = relative(realDir, real);
-  if (path === '' || path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path)) {
-    return undefined;
-  }
   try {
-    return (await stat(real)).isFile() ? real : undefined;
+    if (!(await stat(real)).isFile()) return undefined;
   } catch {
     return undefined;
   }
+  const path = relative(realDir, real);
+  return path === '' || path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path)
+    ? { inside: false }
+    : { inside: true, file: real };
 }
 
 async function realpathOrUndefined(path: string): Promise<string | undefined> {

@@ -2,6 +2,7 @@ import type { RegisteredTool } from '../format/types.js';
 import { applySchemaDefaults } from '../json-schema/compile-schema.js';
 import { removeNullOptionals } from '../json-schema/remove-null-optionals.js';
 import { isPlainObject } from '../json-schema/schema-node.js';
+import { boundToolError } from './bound-tool-error.js';
 import { type CallGate, executeTool } from './execute-tool.js';
 import { DEFAULT_EXECUTION_LIMITS } from './execution-limits.js';
 import type { ExecutionTarget } from './execution-target.js';
@@ -21,9 +22,26 @@ export function allowedNames(allowed: ExecuteOptions['allowed']): ReadonlySet<st
  * One call to a known tool, after the checks `registry.execute` leaves to `executeTool`: the
  * tool must be in `allowed` (`NOT_SELECTED`), JSON-string arguments are parsed, and with
  * `applyDefaults` the schema's defaults are filled into a copy of the input. Then `executeTool`
- * validates, checks the context, passes `gate` (approval) and runs the handler.
+ * validates, checks the context, passes `gate` (approval) and runs the handler. A failure is
+ * bounded by `maxOutputBytes` like an output (`boundToolError`).
  */
-export function runToolCall(
+export async function runToolCall(
+  target: ExecutionTarget,
+  tool: RegisteredTool,
+  input: unknown,
+  context: ToolContext,
+  options: ExecuteOptions,
+  allowed: ReadonlySet<string> | undefined,
+  gate: CallGate | undefined,
+): Promise<ExecuteResult> {
+  const limits = target.settings.executionLimits ?? DEFAULT_EXECUTION_LIMITS;
+  const result = await runChecked(target, tool, input, context, options, allowed, gate);
+  if (result.ok) return result;
+  const error = boundToolError(result.error, options.maxOutputBytes ?? limits.maxOutputBytes);
+  return error === result.error ? result : { ok: false, error };
+}
+
+function runChecked(
   target: ExecutionTarget,
   tool: RegisteredTool,
   input: unknown,

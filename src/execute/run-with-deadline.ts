@@ -1,8 +1,11 @@
-/** How a deadline-bound run ended. */
+/**
+ * How a deadline-bound run ended. A `timeout` is `late` when the task did settle, but after its
+ * deadline and before the timer could fire (it blocked the event loop); its result is dropped.
+ */
 export type DeadlineOutcome<T> =
   | { kind: 'ok'; value: T }
   | { kind: 'error'; error: unknown }
-  | { kind: 'timeout' }
+  | { kind: 'timeout'; late: boolean }
   | { kind: 'aborted'; reason: unknown };
 
 /**
@@ -19,7 +22,9 @@ export function isTimerDelay(timeoutMs: number): boolean {
 /**
  * Runs `task` with an AbortSignal that fires after `timeoutMs` or when `signal` aborts, and
  * settles as soon as either happens: a task that ignores its signal is abandoned, not awaited
- * (its late result or rejection is swallowed). `Infinity`, or anything over
+ * (its late result or rejection is swallowed). A task that keeps the event loop busy past the
+ * deadline (a synchronous loop) leaves the timer no chance to fire; its result, measured
+ * against the clock, still counts as a timeout. `Infinity`, or anything over
  * `MAX_TIMER_DELAY_MS`, means no time limit.
  */
 export function runWithDeadline<T>(
@@ -29,6 +34,8 @@ export function runWithDeadline<T>(
 ): Promise<DeadlineOutcome<T>> {
   return new Promise((resolve) => {
     const controller = new AbortController();
+    const limited = isTimerDelay(timeoutMs);
+    const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
     const finish = (outcome: DeadlineOutcome<T>) => {
@@ -47,24 +54,29 @@ export function runWithDeadline<T>(
       return;
     }
     signal?.addEventListener('abort', onAbort, { once: true });
-    if (isTimerDelay(timeoutMs)) {
-      timer = setTimeout(() => {
-        const reason = new Error(`timed out after ${timeoutMs} ms`);
-        reason.name = 'TimeoutError';
-        controller.abort(reason);
-        finish({ kind: 'timeout' });
-      }, timeoutMs);
-    }
+    const timeOut = (late: boolean) => {
+      const reason = new Error(`timed out after ${timeoutMs} ms`);
+      reason.name = 'TimeoutError';
+      controller.abort(reason);
+      finish({ kind: 'timeout', late });
+    };
+    // a result that comes after the deadline, before the timer could fire, is a timeout too
+    const settle = (outcome: DeadlineOutcome<T>) => {
+      if (settled) return;
+      if (limited && performance.now() - started > timeoutMs) timeOut(true);
+      else finish(outcome);
+    };
+    if (limited) timer = setTimeout(() => timeOut(false), timeoutMs);
     let pending: Promise<T>;
     try {
       pending = Promise.resolve(task(controller.signal));
     } catch (error) {
-      finish({ kind: 'error', error });
+      settle({ kind: 'error', error });
       return;
     }
     pending.then(
-      (value) => finish({ kind: 'ok', value }),
-      (error: unknown) => finish({ kind: 'error', error }),
+      (value) => settle({ kind: 'ok', value }),
+      (error: unknown) => settle({ kind: 'error', error }),
     );
   });
 }

@@ -30,7 +30,10 @@ export type ToolDispatcher = (
   options: ToolHandlerOptions,
 ) => unknown;
 
-/** Options of `registry.execute`. */
+/**
+ * Options of `registry.execute`. An unknown option or a malformed value (a limit that is not a
+ * positive number, `allowed` that is not a list of names) throws `INVALID_OPTION`.
+ */
 export interface ExecuteOptions {
   /** Cancels the call; the result is an `ABORTED` tool error. */
   signal?: AbortSignal;
@@ -38,7 +41,7 @@ export interface ExecuteOptions {
   timeoutMs?: number;
   /** Largest input, in bytes of JSON (`Infinity` for none). Default `executionLimits.maxInputBytes`. */
   maxInputBytes?: number;
-  /** Largest output, in bytes of JSON. Default `executionLimits.maxOutputBytes`. */
+  /** Largest output, in bytes of JSON (`Infinity` for none). Default `executionLimits.maxOutputBytes`. */
   maxOutputBytes?: number;
   /** Services for this call only, merged over the registry's services. */
   services?: Readonly<Record<string, unknown>>;
@@ -97,7 +100,7 @@ export interface ToolCallError {
   details: JsonValue;
 }
 
-/** The outcome of `registry.execute`: never thrown, except for an unknown tool name. */
+/** The outcome of `registry.execute`: a failed call is a result, never thrown. */
 export type ExecuteResult = { ok: true; output: JsonValue } | { ok: false; error: ToolCallError };
 
 /** One call's outcome in `registry.executeToolCalls`, with the provider's call id. */

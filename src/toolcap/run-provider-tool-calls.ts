@@ -1,3 +1,4 @@
+import { checkExecuteOptions } from '../execute/check-execute-options.js';
 import { executeToolCalls } from '../execute/execute-tool-calls.js';
 import type { ExecutionTarget } from '../execute/execution-target.js';
 import type { ExecuteOptions, ToolCallResult, ToolContext } from '../execute/types.js';
@@ -15,6 +16,7 @@ import {
   DEFAULT_FALLBACK_MIN_SCORE,
 } from '../select/resolve-select-options.js';
 import type { SearchOptions, SearchResult } from '../select/types.js';
+import { isObject } from '../util/check-options.js';
 
 /** How `executeToolCalls` answers the model's client-side tool searches. */
 export interface ToolSearchOptions<P extends ToolCallProviderId = ToolCallProviderId> {
@@ -80,6 +82,7 @@ export async function runProviderToolCalls<P extends ToolCallProviderId>(
   context: ToolContext,
   options: ExecuteToolCallsOptions<P>,
 ): Promise<ToolCallsResult<P>> {
+  checkExecuteOptions('executeToolCalls', options, { toolSearch: isObject });
   const codec = toolCallCodec(provider);
   const calls = codec.readCalls(response);
   // a search tool that is a plain function (Anthropic's search_tools) is answered only when the

@@ -50,6 +50,30 @@ describe('registry.executeToolCalls', () => {
   });
 });
 
+describe('registry.executeToolCalls: options', () => {
+  it('rejects unknown or malformed options with INVALID_OPTION, toolSearch included', async () => {
+    const registry = await bundled();
+    const none = { role: 'assistant', content: 'Done.' };
+    await expect(
+      registry.executeToolCalls('openai', none, {}, { toolSerch: {} } as never),
+    ).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message:
+        'executeToolCalls: unknown option "toolSerch"; did you mean "toolSearch"? Options: timeoutMs, signal, maxInputBytes, maxOutputBytes, services, allowed, approve, needsApproval, applyDefaults, toolSearch',
+    });
+    await expect(
+      registry.executeToolCalls('openai', none, {}, { maxOutputBytes: Number.NaN }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message:
+        'executeToolCalls: option "maxOutputBytes" must be a positive number of bytes (Infinity for no limit), got NaN',
+    });
+    expect(
+      await registry.executeToolCalls('openai', none, {}, { toolSearch: {}, timeoutMs: 1_000 }),
+    ).toEqual({ results: [], messages: [] });
+  });
+});
+
 describe('client-side tool search', () => {
   it('answers a search with the best matches by relevance, at most `limit`', async () => {
     const registry = await bundled();

@@ -1,6 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ToolError } from '../../src/execute/tool-error.js';
 import { validateToolInput } from '../../src/execute/validate-tool-input.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
 import {
@@ -46,8 +47,8 @@ describe('registry.execute: unknown tools', () => {
       ok: false,
       error: {
         code: 'TOOL_NOT_FOUND',
-        message: `There is no tool named "${'a'.repeat(64)}…". Call only the tools you were given.`,
-        details: { tool: `${'a'.repeat(64)}…`, suggestions: [] },
+        message: `There is no tool named "${'a'.repeat(64)}… (100000 characters)". Call only the tools you were given.`,
+        details: { tool: `${'a'.repeat(64)}… (100000 characters)`, suggestions: [] },
       },
     });
   });
@@ -299,6 +300,64 @@ describe('registry.execute: handler failures are tool-error results', () => {
     expect((reason as Error).name).toBe('TimeoutError');
   });
 
+  it('reports a handler that blocks the event loop past its time limit as TIMEOUT, not ok', async () => {
+    // the loop holds the thread far past the limit, so the timer cannot fire before it returns
+    const blockPast = (timeoutMs: number) => {
+      const started = performance.now();
+      while (performance.now() - started < timeoutMs * 10) {
+        // busy
+      }
+    };
+    const busy = createRegistry({
+      fallbackTools: [
+        {
+          name: 'busy',
+          description: 'Blocks the event loop, then returns.',
+          execute: () => {
+            blockPast(30);
+            return 1;
+          },
+        },
+        {
+          name: 'busy_async',
+          description: 'Blocks the event loop inside an async function.',
+          execute: async () => {
+            blockPast(30);
+            return 1;
+          },
+        },
+        {
+          name: 'busy_throws',
+          description: 'Blocks the event loop, then throws.',
+          execute: () => {
+            blockPast(30);
+            throw new Error('too late to matter');
+          },
+        },
+      ],
+    });
+    expect(await busy.execute('busy', {}, {}, { timeoutMs: 30 })).toEqual({
+      ok: false,
+      error: {
+        code: 'TIMEOUT',
+        message:
+          'Tool "busy" finished after its 30 ms time limit (its handler kept the event loop busy, so it could not be stopped in time); its result was discarded. Try a smaller request or try again later.',
+        details: { timeout_ms: 30, finished_late: true },
+      },
+    });
+    for (const name of ['busy_async', 'busy_throws']) {
+      expect(await busy.execute(name, {}, {}, { timeoutMs: 30 })).toMatchObject({
+        ok: false,
+        error: { code: 'TIMEOUT', details: { timeout_ms: 30, finished_late: true } },
+      });
+    }
+    // without a limit the same handler's result stands
+    expect(await busy.execute('busy', {}, {}, { timeoutMs: Number.POSITIVE_INFINITY })).toEqual({
+      ok: true,
+      output: 1,
+    });
+  });
+
   it('returns ABORTED when the caller cancels, before or during the call', async () => {
     const controller = new AbortController();
     const pending = registry.execute('hangs', {}, {}, { signal: controller.signal });
@@ -320,6 +379,174 @@ describe('registry.execute: handler failures are tool-error results', () => {
     expect(
       await registry.execute('good_output', {}, {}, { timeoutMs: Number.POSITIVE_INFINITY }),
     ).toEqual({ ok: true, output: { count: 3 } });
+  });
+});
+
+describe('registry.execute: a failed call is bounded by maxOutputBytes too', () => {
+  const registry = createRegistry({
+    fallbackTools: [
+      {
+        name: 'loud',
+        description: 'Throws an Error with a 5,000,000-character message.',
+        execute: () => {
+          throw new Error('x'.repeat(5_000_000));
+        },
+      },
+      {
+        name: 'loud_tool_error',
+        description: 'Throws a ToolError with a 3 MB message and 3 MB of details.',
+        execute: () => {
+          throw new ToolError('BIG', 'y'.repeat(3e6), { blob: 'z'.repeat(3e6) });
+        },
+      },
+      {
+        name: 'wide_tool_error',
+        description: 'Throws a ToolError whose message is wide characters.',
+        execute: () => {
+          throw new ToolError('WIDE', `${'é'.repeat(1_000)}${'😀'.repeat(3_000)}`, { small: 1 });
+        },
+      },
+      {
+        name: 'short_tool_error',
+        description: 'Throws a short ToolError.',
+        execute: () => {
+          throw new ToolError('SHORT', 'Nothing to see.', { id: 7 });
+        },
+      },
+    ],
+  });
+  const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+  const cutNote = (message: string, original: number) => {
+    const match = /… \[cut after (\d+) of (\d+) characters\]$/.exec(message);
+    expect(match?.[2]).toBe(String(original));
+    return Number(match?.[1]);
+  };
+
+  it('cuts an over-long handler message and says where and from what length', async () => {
+    const result = await registry.execute('loud', {});
+    if (result.ok) throw new Error('expected a failure');
+    const full = `Tool "loud" failed: ${'x'.repeat(5_000_000)}`;
+    expect(result.error.code).toBe('HANDLER_ERROR');
+    expect(result.error.details).toEqual({ name: 'Error' });
+    const kept = cutNote(result.error.message, full.length);
+    expect(result.error.message.startsWith(full.slice(0, kept))).toBe(true);
+    expect(bytesOf(result.error)).toBeLessThanOrEqual(1024 * 1024);
+    // the cut keeps as much as fits (the note's digits leave a few bytes at most)
+    expect(bytesOf(result.error)).toBeGreaterThan(1024 * 1024 - 16);
+  });
+
+  it('replaces over-limit ToolError details with a summary and cuts the message, per call', async () => {
+    const details = { blob: 'z'.repeat(3e6) };
+    for (const limit of [undefined, 10_000]) {
+      const result = await registry.execute(
+        'loud_tool_error',
+        {},
+        {},
+        limit === undefined ? {} : { maxOutputBytes: limit },
+      );
+      if (result.ok) throw new Error('expected a failure');
+      expect(result.error.code).toBe('BIG');
+      expect(result.error.details).toEqual({ truncated: true, bytes: bytesOf(details) });
+      cutNote(result.error.message, 3e6);
+      expect(bytesOf(result.error)).toBeLessThanOrEqual(limit ?? 1024 * 1024);
+    }
+  });
+
+  it('counts bytes, not characters, and never splits a character', async () => {
+    const result = await registry.execute('wide_tool_error', {}, {}, { maxOutputBytes: 5_000 });
+    if (result.ok) throw new Error('expected a failure');
+    expect(bytesOf(result.error)).toBeLessThanOrEqual(5_000);
+    expect(result.error.details).toEqual({ small: 1 });
+    const kept = cutNote(result.error.message, 1_000 + 2 * 3_000);
+    const head = result.error.message.slice(0, kept);
+    expect(head).toBe(`${'é'.repeat(1_000)}${'😀'.repeat(3_000)}`.slice(0, kept));
+    // 2,000 bytes of é, then whole emoji (4 bytes each) up to the limit
+    expect(head.length).toBeGreaterThan(1_000);
+    expect((head.length - 1_000) % 2).toBe(0);
+  });
+
+  it('leaves errors that fit alone, and keeps 4 KiB for messages under a tiny limit', async () => {
+    expect(await registry.execute('short_tool_error', {}, {}, { maxOutputBytes: 10 })).toEqual({
+      ok: false,
+      error: { code: 'SHORT', message: 'Nothing to see.', details: { id: 7 } },
+    });
+    const tiny = await registry.execute('loud', {}, {}, { maxOutputBytes: 10 });
+    if (tiny.ok) throw new Error('expected a failure');
+    expect(bytesOf(tiny.error)).toBeLessThanOrEqual(4 * 1024);
+    expect(bytesOf(tiny.error)).toBeGreaterThan(4 * 1024 - 16);
+  });
+});
+
+describe('registry.execute: per-call options are checked like loadRegistry options', () => {
+  const registry = createTestingRegistry();
+  const limitShape = (unit: string) => `a positive number of ${unit} (Infinity for no limit)`;
+
+  it.each([
+    [
+      { maxInputBytes: Number.NaN },
+      `option "maxInputBytes" must be ${limitShape('bytes')}, got NaN`,
+    ],
+    [{ maxInputBytes: -1 }, `option "maxInputBytes" must be ${limitShape('bytes')}, got -1`],
+    [
+      { maxOutputBytes: Number.NaN },
+      `option "maxOutputBytes" must be ${limitShape('bytes')}, got NaN`,
+    ],
+    [{ timeoutMs: 0 }, `option "timeoutMs" must be ${limitShape('milliseconds')}, got 0`],
+    [{ timeoutMs: -1 }, `option "timeoutMs" must be ${limitShape('milliseconds')}, got -1`],
+    [
+      { timeoutMs: Number.NaN },
+      `option "timeoutMs" must be ${limitShape('milliseconds')}, got NaN`,
+    ],
+    [
+      { timeout: 5 },
+      'unknown option "timeout"; did you mean "timeoutMs"? Options: timeoutMs, signal, maxInputBytes, maxOutputBytes, services, allowed, approve, needsApproval, applyDefaults',
+    ],
+    [
+      { allowed: 'echo' },
+      'option "allowed" must be an array of tool names or a Selection (an object whose names is an array of tool names), got "echo"',
+    ],
+    [
+      { allowed: { names: 'echo' } },
+      'option "allowed" must be an array of tool names or a Selection (an object whose names is an array of tool names), got an object',
+    ],
+    [{ signal: {} }, 'option "signal" must be an AbortSignal, got an object'],
+    [{ services: 'db' }, 'option "services" must be an object, got "db"'],
+    [{ approve: true }, 'option "approve" must be a function, got true'],
+    [
+      { needsApproval: 'yes' },
+      'option "needsApproval" must be true, false or a function (tool) => boolean, got "yes"',
+    ],
+    [{ applyDefaults: 1 }, 'option "applyDefaults" must be true or false, got 1'],
+    [null, 'options must be an object such as { timeoutMs: ... }, got null'],
+  ])('rejects %j with INVALID_OPTION before anything runs', async (options, message) => {
+    await expect(registry.execute('good_output', {}, {}, options as never)).rejects.toMatchObject({
+      name: 'ToolcapError',
+      code: 'INVALID_OPTION',
+      message: `execute: ${message}`,
+    });
+    // an unknown tool name is no excuse: the options are a host bug either way
+    await expect(registry.execute('no_such_tool', {}, {}, options as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+    });
+  });
+
+  it('accepts every documented form', async () => {
+    const selection = { names: ['good_output'] };
+    for (const options of [
+      {},
+      { timeoutMs: Number.POSITIVE_INFINITY, maxInputBytes: Number.POSITIVE_INFINITY },
+      { timeoutMs: 1_000, maxInputBytes: 1_000, maxOutputBytes: 1_000 },
+      { allowed: ['good_output'] },
+      { allowed: selection },
+      { signal: new AbortController().signal, services: {}, applyDefaults: true },
+      { approve: () => true, needsApproval: true },
+      { needsApproval: () => false },
+    ]) {
+      expect(await registry.execute('good_output', {}, {}, options)).toEqual({
+        ok: true,
+        output: { count: 3 },
+      });
+    }
   });
 });
 
@@ -635,14 +862,27 @@ describe('registry.execute: handler modules', () => {
       join(root, 'outside', 'evil.js'),
       'globalThis.__toolcapEvilLoaded = true; export function evil_tool() { return 1; }\n',
     );
-    await symlink(join(root, 'outside', 'evil.js'), join(root, 'handlers', 'evil.js'));
+    await symlink(join(root, 'outside', 'evil.js'), join(root, 'handlers', 'evil.mjs'));
     const guarded = createRegistryWith([{ name: 'evil_tool', executor: 'evil' }], {
       handlers: [join(root, 'handlers')],
     });
-    expect(await guarded.execute('evil_tool', {})).toMatchObject({
-      error: { code: 'HANDLER_NOT_FOUND' },
+    expect(await guarded.execute('evil_tool', {})).toEqual({
+      ok: false,
+      error: {
+        code: 'HANDLER_NOT_FOUND',
+        message:
+          'No handler module for executor "evil" was imported: handlers/evil.mjs resolves (through a symlink) to a file outside its handler directory, and handler modules are only imported from inside the handler directories. Move or copy the module into the handler directory, or add the directory that really holds it to the handlers option.',
+        details: { executor: 'evil', searched: ['handlers'], refused: ['handlers/evil.mjs'] },
+      },
     });
     expect((globalThis as { __toolcapEvilLoaded?: boolean }).__toolcapEvilLoaded).toBeUndefined();
+    // a module that really is in a later handler dir is still found
+    await mkdir(join(root, 'more'));
+    await writeFile(join(root, 'more', 'evil.js'), 'export function evil_tool() { return 2; }\n');
+    const later = createRegistryWith([{ name: 'evil_tool', executor: 'evil' }], {
+      handlers: [join(root, 'handlers'), join(root, 'more')],
+    });
+    expect(await later.execute('evil_tool', {})).toEqual({ ok: true, output: 2 });
   });
 
   it('falls back to the compiled twin in dist/ when a .ts handler cannot be imported', async () => {

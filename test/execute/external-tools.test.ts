@@ -296,20 +296,22 @@ describe('loadExternalTools and calling external tools', () => {
       group: 'shell',
     });
     expect(registry.get('prints_garbage')?.group).toBe('shell');
-    expect(await registry.execute('prints_garbage', {})).toMatchObject({
+    const garbage = await registry.execute('prints_garbage', {});
+    expect(garbage).toMatchObject({
       ok: false,
-      error: {
-        code: 'INVALID_OUTPUT',
-        message: expect.stringContaining('not JSON'),
-        details: { preview: 'Segmentation fault? <<<not json>>>' },
-      },
+      error: { code: 'INVALID_OUTPUT', message: expect.stringContaining('not JSON') },
     });
-    expect(await registry.execute('fails', { path: '/tmp/x' })).toMatchObject({
+    // the documented { reason, preview }: nothing else, and no absolute path
+    expect(garbage.ok ? undefined : garbage.error.details).toEqual({
+      reason: expect.stringContaining('not valid JSON'),
+      preview: 'Segmentation fault? <<<not json>>>',
+    });
+    expect(await registry.execute('fails', { path: '/tmp/x' })).toEqual({
       ok: false,
       error: {
         code: 'EXTERNAL_TOOL_FAILED',
         message: 'External tool "fails" exited with status 3: fails: disk full',
-        details: { exit_code: 3, stderr: 'fails: disk full' },
+        details: { command: 'fails', exit_code: 3, signal: null, stderr: 'fails: disk full' },
       },
     });
     const started = Date.now();
@@ -317,8 +319,13 @@ describe('loadExternalTools and calling external tools', () => {
       error: { code: 'TIMEOUT' },
     });
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(await registry.execute('huge_output', {})).toMatchObject({
-      error: { code: 'OUTPUT_TOO_LARGE', details: { limit: 1024 * 1024 } },
+    expect(await registry.execute('huge_output', {})).toEqual({
+      ok: false,
+      error: {
+        code: 'OUTPUT_TOO_LARGE',
+        message: `External tool "huge_output" printed more than ${1024 * 1024} bytes (maxOutputBytes) and was stopped. Ask for less data.`,
+        details: { limit: 1024 * 1024 },
+      },
     });
   });
 
@@ -335,21 +342,52 @@ describe('loadExternalTools and calling external tools', () => {
     await writeFile(join(dir, 'vanishing'), script('exit 0').replace('NAME', 'vanishing'), {
       mode: 0o755,
     });
+    await writeFile(
+      join(dir, 'grumbles'),
+      script('echo "$0: no answer today" >&2').replace('NAME', 'grumbles'),
+      { mode: 0o755 },
+    );
     const registry = await loadExternalTools(createRegistry(), { dirs: [dir] });
-    expect(await registry.execute('quiet', {})).toMatchObject({
-      error: { code: 'INVALID_OUTPUT', message: expect.stringContaining('printed nothing') },
+    expect(await registry.execute('quiet', {})).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID_OUTPUT',
+        message:
+          'External tool "quiet" exited successfully but printed nothing; it must print one JSON value on stdout.',
+        details: { reason: 'stdout is empty' },
+      },
     });
-    expect(await registry.execute('killed', {})).toMatchObject({
-      error: { code: 'EXTERNAL_TOOL_FAILED', message: expect.stringContaining('SIGKILL') },
+    // a shell names the script by its absolute path: the model reads only its file name
+    expect(await registry.execute('grumbles', {})).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID_OUTPUT',
+        message:
+          'External tool "grumbles" exited successfully but printed nothing; it must print one JSON value on stdout. Its stderr ends with: grumbles: no answer today',
+        details: { reason: 'stdout is empty' },
+      },
+    });
+    expect(await registry.execute('killed', {})).toEqual({
+      ok: false,
+      error: {
+        code: 'EXTERNAL_TOOL_FAILED',
+        message: 'External tool "killed" was killed by SIGKILL',
+        details: { command: 'killed', exit_code: null, signal: 'SIGKILL', stderr: '' },
+      },
     });
     const { rm } = await import('node:fs/promises');
     await rm(join(dir, 'vanishing'));
-    expect(await registry.execute('vanishing', {})).toMatchObject({
+    const vanished = await registry.execute('vanishing', {});
+    expect(vanished).toEqual({
+      ok: false,
       error: {
         code: 'EXTERNAL_TOOL_FAILED',
-        message: expect.stringContaining('could not be started'),
+        message:
+          'External tool "vanishing" (vanishing) could not be started: spawn vanishing ENOENT',
+        details: { command: 'vanishing', error_code: 'ENOENT' },
       },
     });
+    expect(JSON.stringify(vanished)).not.toContain(dir);
   });
 
   it('skips names that are already taken, and a taken group name', async () => {

@@ -17,8 +17,24 @@ describe('runWithDeadline', () => {
       () => new Promise((resolve) => setTimeout(() => resolve('late'), 50)),
       10,
     );
-    expect(outcome).toEqual({ kind: 'timeout' });
+    expect(outcome).toEqual({ kind: 'timeout', late: false });
     await new Promise((resolve) => setTimeout(resolve, 60));
+  });
+
+  it('counts a result that arrives after the deadline as a timeout, aborting the signal', async () => {
+    let seen: AbortSignal | undefined;
+    const outcome = await runWithDeadline((signal) => {
+      seen = signal;
+      // a synchronous loop holds the thread far past the deadline: the timer cannot fire first
+      const started = performance.now();
+      while (performance.now() - started < 200) {
+        // busy
+      }
+      return 'late';
+    }, 20);
+    expect(outcome).toEqual({ kind: 'timeout', late: true });
+    expect(seen?.aborted).toBe(true);
+    expect((seen?.reason as Error).name).toBe('TimeoutError');
   });
 
   it('treats a time limit too long for a timer (2^31 ms or more) as no limit', async () => {

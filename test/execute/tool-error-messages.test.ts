@@ -93,7 +93,7 @@ describe('tool errors the model reads', () => {
       error: {
         code: 'HANDLER_NOT_FOUND',
         message:
-          'No handler module for executor "nowhere": looked for nowhere.js/.mjs/.cjs/.ts in handlers. Add nowhere.js to a handler directory, or add the directory that holds it to the handlers option.',
+          'No handler module for executor "nowhere": looked for nowhere.js/.mjs/.cjs/.ts/.mts in handlers. Add nowhere.js to a handler directory, or add the directory that holds it to the handlers option.',
         details: { executor: 'nowhere', searched: ['handlers'] },
       },
     });

@@ -135,7 +135,7 @@ describe('a gateway over two live upstream servers', () => {
     });
     await expect(client.callTool({ name: 'x'.repeat(5_000), arguments: {} })).rejects.toMatchObject(
       {
-        message: `MCP error -32602: Unknown tool: "${'x'.repeat(64)}…".`,
+        message: `MCP error -32602: Unknown tool: "${'x'.repeat(64)}… (5000 characters)".`,
       },
     );
     await client.close();

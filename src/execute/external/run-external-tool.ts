@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { RegisteredTool } from '../../format/types.js';
 import { errorMessage } from '../../util/error-message.js';
 import type { ToolCallError } from '../types.js';
@@ -10,6 +11,8 @@ const PREVIEW_CHARACTERS = 200;
  * Calls an external `--schema` tool: runs the executable with the JSON input on stdin and
  * parses one JSON value from stdout. A non-zero exit, a signal, output that is not JSON or
  * too large become tool errors; the caller's signal (timeout or cancel) kills the process.
+ * Tool errors reach the model, so they name the executable by its file name, never by its
+ * absolute path.
  */
 export async function runExternalTool(
   tool: RegisteredTool,
@@ -28,6 +31,7 @@ export async function runExternalTool(
     maxOutputBytes: options.maxOutputBytes,
     env: externalEnvironment(options.externalEnv),
   });
+  const shown = basename(command);
   switch (outcome.kind) {
     case 'aborted':
       // the deadline reports TIMEOUT or ABORTED; this value is never seen
@@ -36,8 +40,9 @@ export async function runExternalTool(
       return {
         error: {
           code: 'EXTERNAL_TOOL_FAILED',
-          message: `External tool "${tool.name}" (${command}) could not be started: ${outcome.message}`,
-          details: { command, error_code: outcome.code },
+          // spawn errors quote the path they were given ("spawn /abs/tool EACCES")
+          message: `External tool "${tool.name}" (${shown}) could not be started: ${outcome.message.replaceAll(command, shown)}`,
+          details: { command: shown, error_code: outcome.code },
         },
       };
     case 'output-too-large':
@@ -45,13 +50,14 @@ export async function runExternalTool(
         error: {
           code: 'OUTPUT_TOO_LARGE',
           message: `External tool "${tool.name}" printed more than ${options.maxOutputBytes} bytes (maxOutputBytes) and was stopped. Ask for less data.`,
-          details: { command, limit: options.maxOutputBytes },
+          details: { limit: options.maxOutputBytes },
         },
       };
     case 'exit':
       break;
   }
-  const stderr = outcome.stderr.trim();
+  // a shell names a failing script by the path it was run as
+  const stderr = outcome.stderr.trim().replaceAll(command, shown);
   if (outcome.exitCode !== 0) {
     const status =
       outcome.signal !== null
@@ -62,7 +68,7 @@ export async function runExternalTool(
         code: 'EXTERNAL_TOOL_FAILED',
         message: `External tool "${tool.name}" ${status}${stderr === '' ? '' : `: ${lastLine(stderr)}`}`,
         details: {
-          command,
+          command: shown,
           exit_code: outcome.exitCode,
           signal: outcome.signal,
           stderr,
@@ -75,8 +81,8 @@ export async function runExternalTool(
     return {
       error: {
         code: 'INVALID_OUTPUT',
-        message: `External tool "${tool.name}" exited successfully but printed nothing; it must print one JSON value on stdout.`,
-        details: { command, stderr },
+        message: `External tool "${tool.name}" exited successfully but printed nothing; it must print one JSON value on stdout.${stderr === '' ? '' : ` Its stderr ends with: ${lastLine(stderr)}`}`,
+        details: { reason: 'stdout is empty' },
       },
     };
   }
@@ -88,7 +94,7 @@ export async function runExternalTool(
       error: {
         code: 'INVALID_OUTPUT',
         message: `External tool "${tool.name}" printed output that is not JSON (${reason}); it starts with ${JSON.stringify(text.slice(0, PREVIEW_CHARACTERS))}.`,
-        details: { command, reason, preview: text.slice(0, PREVIEW_CHARACTERS) },
+        details: { reason, preview: text.slice(0, PREVIEW_CHARACTERS) },
       },
     };
   }

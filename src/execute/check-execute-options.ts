@@ -1,0 +1,69 @@
+import {
+  checkOptions,
+  isBoolean,
+  isFunction,
+  isObject,
+  type OptionCheck,
+  type OptionSpec,
+} from '../util/check-options.js';
+
+const isLimit =
+  (unit: string): OptionCheck =>
+  (value) =>
+    typeof value === 'number' && value > 0
+      ? undefined
+      : `a positive number of ${unit} (Infinity for no limit)`;
+
+const isNames = (value: unknown): boolean =>
+  Array.isArray(value) && value.every((name) => typeof name === 'string');
+
+const isAllowed: OptionCheck = (value) => {
+  if (isNames(value)) return undefined;
+  const names = isObject(value) === undefined ? (value as { names?: unknown }).names : undefined;
+  return isNames(names)
+    ? undefined
+    : 'an array of tool names or a Selection (an object whose names is an array of tool names)';
+};
+
+// AbortSignal.any and the MCP SDK hand out real signals, but a polyfilled one works as well
+const isSignal: OptionCheck = (value) => {
+  const signal = value as { aborted?: unknown; addEventListener?: unknown } | null;
+  return typeof signal === 'object' &&
+    signal !== null &&
+    typeof signal.aborted === 'boolean' &&
+    typeof signal.addEventListener === 'function'
+    ? undefined
+    : 'an AbortSignal';
+};
+
+const isNeedsApproval: OptionCheck = (value) =>
+  typeof value === 'boolean' || typeof value === 'function'
+    ? undefined
+    : 'true, false or a function (tool) => boolean';
+
+/** The checks of `ExecuteOptions`, by option name. */
+export const EXECUTE_OPTIONS: OptionSpec = {
+  timeoutMs: isLimit('milliseconds'),
+  signal: isSignal,
+  maxInputBytes: isLimit('bytes'),
+  maxOutputBytes: isLimit('bytes'),
+  services: isObject,
+  allowed: isAllowed,
+  approve: isFunction,
+  needsApproval: isNeedsApproval,
+  applyDefaults: isBoolean,
+};
+
+/**
+ * Checks the options of one `execute` (or `executeToolCalls`, with its own `extra` options)
+ * call and throws a `ToolcapError` `INVALID_OPTION` naming the first unknown or malformed one:
+ * a bad option is a bug in the host, not something the model can fix, so it is thrown rather
+ * than returned as a tool error.
+ */
+export function checkExecuteOptions(
+  caller: string,
+  options: unknown,
+  extra: OptionSpec = {},
+): void {
+  checkOptions(caller, options, { ...EXECUTE_OPTIONS, ...extra });
+}
