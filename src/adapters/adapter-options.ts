@@ -1,5 +1,7 @@
+import { checkExecuteOptions } from '../execute/check-execute-options.js';
 import type { ExecuteOptions, ToolContext } from '../execute/types.js';
 import { isFunction, isObject, type OptionCheck, type OptionSpec } from '../util/check-options.js';
+import { errorMessage } from '../util/error-message.js';
 
 /** What every adapter's tool factory takes. */
 export interface AdapterToolOptions {
@@ -26,7 +28,16 @@ const isNameList: OptionCheck = (value) =>
 export const ADAPTER_TOOL_OPTIONS: OptionSpec = {
   tools: isNameList,
   context: isObject,
-  executeOptions: isObject,
+  // checked with execute's own rules now, so a typo fails when the tools are built
+  executeOptions: (value) => {
+    if (isObject(value) !== undefined) return 'an object of execute options';
+    try {
+      checkExecuteOptions('executeOptions', value);
+      return undefined;
+    } catch (error) {
+      return { problem: `is wrong: ${errorMessage(error).replace(/^executeOptions: /, '')}` };
+    }
+  },
 };
 
 /** The checks of an adapter's `needsApproval` option. */

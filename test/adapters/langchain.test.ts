@@ -123,5 +123,11 @@ describe('createLangChainTools', () => {
     expect(() => createLangChainTools(registry, { tool: ['x'] } as never)).toThrowError(
       'createLangChainTools: unknown option "tool"; did you mean "tools"?',
     );
+    // execute options are checked when the tools are built, not on the first call
+    expect(() =>
+      createLangChainTools(registry, { executeOptions: { timeout: 5 } } as never),
+    ).toThrowError(
+      /^createLangChainTools: option "executeOptions" is wrong: unknown option "timeout"; did you mean "timeoutMs"\?/,
+    );
   });
 });
