@@ -45,30 +45,56 @@ export interface ResolvedSelectOptions {
   order: 'catalog' | 'relevance';
 }
 
+/** Builds the error of one bad option (`INVALID_SELECT_OPTION` or `INVALID_SEARCH_OPTION`). */
+export type OptionError = (message: string) => ToolcapError;
+
 function invalid(message: string): ToolcapError {
   return new ToolcapError('INVALID_SELECT_OPTION', message);
 }
 
 /** Checks a positive integer option. */
-export function checkPositiveInteger(name: string, value: unknown): number {
+export function checkPositiveInteger(
+  name: string,
+  value: unknown,
+  error: OptionError = invalid,
+): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw invalid(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+    throw error(`${name} must be a positive integer, got ${describeValue(value)}`);
   }
   return value;
 }
 
 /** Checks a 0-1 score option. */
-export function checkScore(name: string, value: unknown): number {
+export function checkScore(name: string, value: unknown, error: OptionError = invalid): number {
   if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
-    throw invalid(`${name} must be a number from 0 to 1, got ${JSON.stringify(value)}`);
+    throw error(`${name} must be a number from 0 to 1, got ${describeValue(value)}`);
   }
   return value;
+}
+
+/** Checks a boolean option: only `true` or `false` (never a truthy or falsy stand-in). */
+export function checkBoolean(name: string, value: unknown, error: OptionError = invalid): boolean {
+  if (typeof value !== 'boolean') {
+    throw error(`${name} must be true or false, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+/** Throws when the object `value` of option `name` has a member outside `allowed`. */
+function checkMembers(name: string, value: object, allowed: readonly string[]): void {
+  for (const key of Object.keys(value)) {
+    if (allowed.includes(key)) continue;
+    const similar = suggestSimilar(key, allowed);
+    throw invalid(
+      `${name} has an unknown member "${key}"${similar.length > 0 ? `; did you mean "${similar[0]}"?` : ''} Members: ${allowed.join(', ')}`,
+    );
+  }
 }
 
 function checkChoice<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
   if (!(allowed as readonly unknown[]).includes(value)) {
     throw invalid(
-      `${name} must be one of ${allowed.map((choice) => JSON.stringify(choice)).join(', ')}, got ${JSON.stringify(value)}`,
+      `${name} must be one of ${allowed.map((choice) => JSON.stringify(choice)).join(', ')}, got ${describeValue(value)}`,
     );
   }
   return value as T;
@@ -130,32 +156,23 @@ export function resolveOptions(value: unknown): ResolvedSelectOptions {
   if (!Array.isArray(history)) {
     throw invalid('history must be an array of messages (strings) or { tool: "name" } entries');
   }
-  for (const entry of history) {
-    const ok =
-      typeof entry === 'string' ||
-      (entry !== null &&
-        typeof entry === 'object' &&
-        (typeof (entry as { message?: unknown }).message === 'string' ||
-          typeof (entry as { tool?: unknown }).tool === 'string'));
-    if (!ok) {
-      throw invalid(
-        `history entries must be strings, { message: string } or { tool: string }, got ${JSON.stringify(entry)}`,
-      );
-    }
-  }
+  history.forEach(checkHistoryEntry);
   const window =
     options.historyWindow === undefined
       ? DEFAULT_HISTORY_WINDOW
-      : options.historyWindow === 0
-        ? 0
-        : checkPositiveInteger('historyWindow', options.historyWindow);
+      : checkHistoryWindow(options.historyWindow);
   let fallback: ResolvedSelectOptions['fallback'];
   if (options.fallback !== undefined && options.fallback !== 'none') {
-    if (options.fallback === null || typeof options.fallback !== 'object') {
+    if (
+      options.fallback === null ||
+      typeof options.fallback !== 'object' ||
+      Array.isArray(options.fallback)
+    ) {
       throw invalid(
-        `fallback must be "none" or { k, minScore }, got ${JSON.stringify(options.fallback)}`,
+        `fallback must be "none" or { k, minScore }, got ${describeValue(options.fallback)}`,
       );
     }
+    checkMembers('fallback', options.fallback, ['k', 'minScore']);
     fallback = {
       k:
         options.fallback.k === undefined
@@ -169,11 +186,16 @@ export function resolveOptions(value: unknown): ResolvedSelectOptions {
   }
   let relevance: ResolvedSelectOptions['relevance'];
   if (options.relevance !== undefined) {
-    if (options.relevance === null || typeof options.relevance !== 'object') {
+    if (
+      options.relevance === null ||
+      typeof options.relevance !== 'object' ||
+      Array.isArray(options.relevance)
+    ) {
       throw invalid(
-        `relevance must be an object { k, minScore }, got ${JSON.stringify(options.relevance)}`,
+        `relevance must be an object { k, minScore }, got ${describeValue(options.relevance)}`,
       );
     }
+    checkMembers('relevance', options.relevance, ['k', 'minScore']);
     if (fallback !== undefined) {
       throw invalid(
         'relevance replaces the keyword, history and fallback strategies; give relevance or fallback, not both',
@@ -232,11 +254,53 @@ export function resolveOptions(value: unknown): ResolvedSelectOptions {
     categoryMask,
     fallback,
     relevance,
-    typoTolerance: options.typoTolerance === true,
-    requireContext: options.requireContext !== false,
+    typoTolerance:
+      options.typoTolerance === undefined
+        ? false
+        : checkBoolean('typoTolerance', options.typoTolerance),
+    requireContext:
+      options.requireContext === undefined
+        ? true
+        : checkBoolean('requireContext', options.requireContext),
     order:
       options.order === undefined
         ? 'catalog'
         : checkChoice('order', options.order, ['catalog', 'relevance']),
   };
+}
+
+/** Checks `historyWindow`: 0 (no history) or a positive integer. */
+function checkHistoryWindow(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw invalid(
+      `historyWindow must be an integer of 0 or more (0: no history counts), got ${describeValue(value)}`,
+    );
+  }
+  return value;
+}
+
+const HISTORY_ENTRY =
+  'a string (a user message), { message: string } or { tool: string } (a tool called)';
+
+/** Checks one history entry: a message or a called tool, never both (one would be lost). */
+function checkHistoryEntry(entry: unknown, position: number): void {
+  if (typeof entry === 'string') return;
+  const name = `history[${position}]`;
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+    throw invalid(`${name} must be ${HISTORY_ENTRY}, got ${describeValue(entry)}`);
+  }
+  checkMembers(name, entry, ['message', 'tool']);
+  const { message, tool } = entry as { message?: unknown; tool?: unknown };
+  if (message !== undefined && tool !== undefined) {
+    throw invalid(
+      `${name} has both message and tool; give them as two entries, { message } for what the user said and { tool } for the tool called`,
+    );
+  }
+  if (message === undefined && tool === undefined) {
+    throw invalid(`${name} must be ${HISTORY_ENTRY}, got an object with neither`);
+  }
+  const [key, value] = message !== undefined ? ['message', message] : ['tool', tool];
+  if (typeof value !== 'string') {
+    throw invalid(`${name}.${key} must be a string, got ${describeValue(value)}`);
+  }
 }

@@ -467,7 +467,12 @@ describe('select option validation', () => {
     [{ maxTools: 0 }, /maxTools must be a positive integer, got 0/],
     [{ maxTools: 1.5 }, /maxTools must be a positive integer/],
     [{ maxTokens: -1 }, /maxTokens must be a positive integer/],
-    [{ historyWindow: -1 }, /historyWindow must be a positive integer/],
+    [{ maxTools: Number.POSITIVE_INFINITY }, /maxTools must be a positive integer, got Infinity/],
+    [{ maxTools: Number.NaN }, /maxTools must be a positive integer, got NaN/],
+    [
+      { historyWindow: -1 },
+      /historyWindow must be an integer of 0 or more \(0: no history counts\), got -1/,
+    ],
     [{ maxCost: 'cheap' as never }, /maxCost must be one of "low", "medium", "high", got "cheap"/],
     [{ maxLatency: 'instant' as never }, /maxLatency must be one of "fast", "medium", "slow"/],
     [{ categories: ['reading'] as never }, /categories\[\] must be one of "creation"/],
@@ -480,7 +485,32 @@ describe('select option validation', () => {
     [{ order: 'random' as never }, /order must be one of "catalog", "relevance"/],
     [{ context: [] as never }, /context must be an object/],
     [{ history: 'hello' as never }, /history must be an array/],
-    [{ history: [42] as never }, /history entries must be strings/],
+    [
+      { history: ['hi', 42] as never },
+      /history\[1\] must be a string \(a user message\), \{ message: string \} or \{ tool: string \} \(a tool called\), got 42/,
+    ],
+    [
+      { history: [{ tool: 'alpha_tool', message: 'hi' }] as never },
+      /history\[0\] has both message and tool; give them as two entries, \{ message \} for what the user said and \{ tool \} for the tool called/,
+    ],
+    [
+      { history: [{ tools: 'alpha_tool' }] as never },
+      /history\[0\] has an unknown member "tools"; did you mean "tool"\? Members: message, tool/,
+    ],
+    [{ history: [{ tool: 3 }] as never }, /history\[0\]\.tool must be a string, got 3/],
+    [{ typoTolerance: 'yes' as never }, /typoTolerance must be true or false, got "yes"/],
+    [{ typoTolerance: 1 as never }, /typoTolerance must be true or false, got 1/],
+    [{ requireContext: 'false' as never }, /requireContext must be true or false, got "false"/],
+    [{ requireContext: 0 as never }, /requireContext must be true or false, got 0/],
+    [
+      { fallback: { min_score: 0.99 } as never },
+      /fallback has an unknown member "min_score"; did you mean "minScore"\? Members: k, minScore/,
+    ],
+    [
+      { relevance: { min_score: 0.99, n: 3 } as never },
+      /relevance has an unknown member "min_score"; did you mean "minScore"\? Members: k, minScore/,
+    ],
+    [{ fallback: [] as never }, /fallback must be "none" or \{ k, minScore \}, got an array of 0/],
   ];
   it.each(invalid)('rejects %j', (options, message) => {
     let error: unknown;
