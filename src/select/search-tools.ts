@@ -1,10 +1,11 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { describeValue } from '../util/check-options.js';
+import { suggestSimilar } from '../util/suggest-similar.js';
 import { type AnalyzedTurn, analyzeTurn } from './analyze-turn.js';
 import { buildRankingQuery, queryWord } from './build-ranking-query.js';
 import { compareStrings } from './keyword-index.js';
 import { rankFused } from './rank-fused.js';
-import { checkPositiveInteger, checkScore } from './resolve-select-options.js';
+import { checkBoolean, checkPositiveInteger, checkScore } from './resolve-select-options.js';
 import { roundScore } from './round-score.js';
 import type { SelectionIndex } from './selection-index.js';
 import type { SemanticTurn } from './semantic-index.js';
@@ -65,29 +66,41 @@ export function resolveSearchOptions(
   query: unknown,
   options: unknown,
 ): { k: number; minScore: number; typoTolerance: boolean; groups: readonly string[] | undefined } {
-  const invalid = (message: string) => new ToolcapError('INVALID_SEARCH_OPTION', message);
+  // every search option error has its own code and says it comes from search
+  const invalid = (message: string) =>
+    new ToolcapError('INVALID_SEARCH_OPTION', `search: ${message}`);
   if (typeof query !== 'string') {
-    throw invalid(`the search query must be a string, got ${describeValue(query)}`);
+    throw invalid(`the query must be a string, got ${describeValue(query)}`);
   }
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw invalid(`options must be an object such as { k: 5 }, got ${describeValue(options)}`);
   }
   for (const name of Object.keys(options)) {
     if (!SEARCH_OPTIONS.has(name)) {
-      throw invalid(`unknown option "${name}"; options: ${[...SEARCH_OPTIONS].join(', ')}`);
+      const similar = suggestSimilar(name, [...SEARCH_OPTIONS]);
+      throw invalid(
+        `unknown option "${name}"${similar.length > 0 ? `; did you mean "${similar[0]}"?` : ''} Options: ${[...SEARCH_OPTIONS].join(', ')}`,
+      );
     }
   }
   const { k, minScore, typoTolerance, groups } = options as SearchOptions;
-  if (
-    groups !== undefined &&
-    (!Array.isArray(groups) || !groups.every((group) => typeof group === 'string'))
-  ) {
-    throw invalid(`groups must be an array of group names, got ${describeValue(groups)}`);
+  if (groups !== undefined) {
+    if (!Array.isArray(groups)) {
+      throw invalid(`groups must be an array of group names, got ${describeValue(groups)}`);
+    }
+    groups.forEach((group: unknown, position) => {
+      if (typeof group !== 'string') {
+        throw invalid(
+          `groups[${position}] must be a group name (a string), got ${describeValue(group)}`,
+        );
+      }
+    });
   }
   return {
-    k: k === undefined ? DEFAULT_SEARCH_K : checkPositiveInteger('k', k),
-    minScore: minScore === undefined ? 0 : checkScore('minScore', minScore),
-    typoTolerance: typoTolerance === true,
+    k: k === undefined ? DEFAULT_SEARCH_K : checkPositiveInteger('k', k, invalid),
+    minScore: minScore === undefined ? 0 : checkScore('minScore', minScore, invalid),
+    typoTolerance:
+      typoTolerance === undefined ? false : checkBoolean('typoTolerance', typoTolerance, invalid),
     groups,
   };
 }

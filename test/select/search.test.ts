@@ -140,10 +140,37 @@ describe('registry.search', () => {
     expect(results[0]).toMatchObject({ name: 'get_forecast', matched: ['forecsat~forecast'] });
   });
 
-  it('rejects a bad k or minScore', () => {
-    expect(() => registry.search('x', { k: 0 })).toThrow(ToolcapError);
-    expect(() => registry.search('x', { minScore: -1 })).toThrow(
-      /minScore must be a number from 0 to 1/,
+  it.each([
+    [{ k: 0 }, 'search: k must be a positive integer, got 0'],
+    [{ k: Number.POSITIVE_INFINITY }, 'search: k must be a positive integer, got Infinity'],
+    [{ minScore: 2 }, 'search: minScore must be a number from 0 to 1, got 2'],
+    [{ minScore: -1 }, 'search: minScore must be a number from 0 to 1, got -1'],
+    [{ typoTolerance: 'x' }, 'search: typoTolerance must be true or false, got "x"'],
+    [{ typoTolerance: 1 }, 'search: typoTolerance must be true or false, got 1'],
+    [{ groups: [1] }, 'search: groups[0] must be a group name (a string), got 1'],
+    [{ groups: ['weather', null] }, 'search: groups[1] must be a group name (a string), got null'],
+    [{ groups: 'weather' }, 'search: groups must be an array of group names, got "weather"'],
+    [
+      { minscore: 0.5 },
+      'search: unknown option "minscore"; did you mean "minScore"? Options: k, minScore, typoTolerance, groups',
+    ],
+  ])('rejects %j with INVALID_SEARCH_OPTION', (options, message) => {
+    let error: unknown;
+    try {
+      registry.search('x', options as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(ToolcapError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'INVALID_SEARCH_OPTION', message });
+  });
+
+  it('rejects a query that is not a string', () => {
+    expect(() => registry.search(3 as never)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_SEARCH_OPTION',
+        message: 'search: the query must be a string, got 3',
+      }),
     );
   });
 });
