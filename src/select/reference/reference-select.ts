@@ -282,7 +282,10 @@ export function referenceSelect(
       const best = Math.max(0, ...ranked.map((entry) => roundScore(entry.gate)));
       warnings.push({
         code: 'RELEVANCE_ABSTAINED',
-        message: `no tool reached the minimum relevance ${minScore} (best ${best}), so none is offered by relevance`,
+        message:
+          ranked.length === 0
+            ? 'no tool of a keyword group shares a word with the message or the history, so none is offered by relevance'
+            : `no tool reached the minimum relevance ${minScore} (best ${best}), so none is offered by relevance`,
       });
     }
   } else {

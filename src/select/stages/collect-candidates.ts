@@ -210,9 +210,19 @@ function addByRelevance(turn: Turn): void {
   if (added === 0) {
     turn.warnings.push({
       code: 'RELEVANCE_ABSTAINED',
-      message: `no tool reached the minimum relevance ${minScore} (best ${best}), so none is offered by relevance`,
+      message: relevanceAbstained(ranked.length, minScore, best),
     });
   }
+}
+
+/**
+ * The warning of a relevance turn that offered nothing: no tool scored at all (`scored` 0), or
+ * none reached `minScore`.
+ */
+function relevanceAbstained(scored: number, minScore: number, best: number): string {
+  return scored === 0
+    ? 'no tool of a keyword group shares a word with the message or the history, so none is offered by relevance'
+    : `no tool reached the minimum relevance ${minScore} (best ${best}), so none is offered by relevance`;
 }
 
 /** The query words (own and related) that tool `doc` contains, in query order. */
