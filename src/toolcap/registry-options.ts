@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { Embedder } from '../embeddings/embedder.js';
+import { ToolcapError } from '../errors/toolcap-error.js';
 import { type ExecutionLimitsInput, resolveExecutionLimits } from '../execute/execution-limits.js';
 import { isEnvironmentPattern } from '../execute/external/external-environment.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits, resolveLoadLimits } from '../format/limits.js';
@@ -216,6 +218,26 @@ export const LOAD_REGISTRY_OPTIONS: OptionSpec = {
   externalGroup: isString,
 };
 
+const require = createRequire(import.meta.url);
+
+/**
+ * Throws `INVALID_OPTION` for a pin of `createRegistry` that is not a semver range: with no
+ * files to report it on, a bad range would otherwise only surface at `register()`.
+ */
+export function checkPinRanges(pins: Readonly<Record<string, string>> | undefined): void {
+  const entries = Object.entries(pins ?? {});
+  if (entries.length === 0) return;
+  const validRange: (range: string) => string | null = require('semver/ranges/valid.js');
+  for (const [group, range] of entries) {
+    if (validRange(range) === null) {
+      throw new ToolcapError(
+        'INVALID_OPTION',
+        `createRegistry: option "pins" has ${JSON.stringify(range)} for group "${group}", which is not a valid semver range; use a version or range such as "1.2.0", "^1.0.0" or "~2.1"`,
+      );
+    }
+  }
+}
+
 /** The settings a registry built with `options` carries (fallback implementations come later). */
 export function resolveRegistrySettings(
   options: CreateRegistryOptions,
@@ -226,6 +248,7 @@ export function resolveRegistrySettings(
   return {
     limits: resolveLoadLimits(options.limits),
     contextChecks: new Map(Object.entries(options.contextChecks ?? {})),
+    pins: new Map(Object.entries(options.pins ?? {})),
     handlerDirs: handlers.map((dir) => resolve(cwd, dir)),
     fallbackImplementations,
     services: new Map(Object.entries(options.services ?? {})),

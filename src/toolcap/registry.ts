@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { Embedder } from '../embeddings/embedder.js';
 import { ToolcapError } from '../errors/toolcap-error.js';
 import type { ExecutionSettings } from '../execute/execution-target.js';
@@ -11,6 +12,7 @@ import type {
   ToolCategory,
   ToolDefinition,
 } from '../format/types.js';
+import { RegistryLoadError } from '../load/registry-load-error.js';
 import { estimateToolTokens } from '../providers/estimate-tokens.js';
 import type { TranslateOptions, TranslationResult } from '../providers/provider-types.js';
 import type { ToolCallProviderId, ToolCallsResponseMap } from '../providers/tool-call-types.js';
@@ -50,6 +52,8 @@ let toolCallsModule: Promise<typeof import('./run-provider-tool-calls.js')> | un
 export interface RegistrySettings extends ExecutionSettings {
   limits: LoadLimits;
   contextChecks: ReadonlyMap<string, ContextCheck>;
+  /** The `pins` option: semver ranges by group name, which `register()` also honours. */
+  pins: ReadonlyMap<string, string>;
   /** Tokenizer, stemmer and stopwords of keyword matching and ranking. Default: English Porter. */
   analyzer?: TextAnalyzer;
   /** The semantic scorer, when `semantic` was given: embedder, fusion weight, cache directory. */
@@ -98,6 +102,7 @@ export interface Registry {
    * snapshot is unchanged). Throws a `RegistryLoadError` listing the diagnostics when the group
    * is invalid, already registered, or reuses a tool name. The new snapshot holds `group`'s
    * own schemas, tags and examples, frozen in place: pass a copy if you keep changing yours.
+   * A group named in the `pins` option must have a version its range allows.
    */
   register(group: unknown): Registry;
   /**
@@ -231,6 +236,7 @@ class ToolRegistry implements Registry {
       limits: this.settings.limits,
       contextChecks: new Set(this.settings.contextChecks.keys()),
     });
+    checkRegisteredPin(snapshot, this.settings.pins);
     return new ToolRegistry(snapshot, withoutReplacedFallbacks(this.settings, snapshot));
   }
 
@@ -415,4 +421,39 @@ function withoutReplacedFallbacks(
     ),
   );
   return { ...settings, fallbackImplementations: implementations };
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Throws a `RegistryLoadError` (`UNSATISFIED_PIN`) when the group just registered (the last
+ * of `snapshot`, already validated) has a pin that its version does not satisfy: a pin that
+ * chooses among loaded files must also keep other versions out of `register()`.
+ */
+function checkRegisteredPin(snapshot: RegistrySnapshot, pins: ReadonlyMap<string, string>): void {
+  const { group, version } = snapshot.groups.at(-1)!;
+  const pin = pins.get(group);
+  if (pin === undefined) return;
+  // semver's range functions load with the first pin, as at load time
+  const validRange: (range: string) => string | null = require('semver/ranges/valid.js');
+  const satisfies: (
+    version: string,
+    range: string,
+  ) => boolean = require('semver/functions/satisfies.js');
+  const problem =
+    validRange(pin) === null
+      ? `its pin ${JSON.stringify(pin)} is not a valid semver range; fix the pins option`
+      : satisfies(version, pin)
+        ? undefined
+        : `the pins option allows only "${pin}"; register a version in that range or change the pin`;
+  if (problem === undefined) return;
+  throw new RegistryLoadError('register() rejected the group', [
+    {
+      severity: 'error',
+      code: 'UNSATISFIED_PIN',
+      file: '<register>',
+      pointer: '/version',
+      message: `group "${group}" version ${version} is not registered: ${problem}`,
+    },
+  ]);
 }

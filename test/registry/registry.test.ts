@@ -332,6 +332,46 @@ describe('createRegistry', () => {
     expect(registry.settings.limits.maxTools).toBe(5);
     expect(registry.settings.limits.maxSchemaDepth).toBe(64);
   });
+
+  it('applies its pins to register(): no diagnostic at creation, a group outside its pin refused', () => {
+    const registry = createRegistry({ pins: { cal: '^1.0.0' } });
+    expect(registry.diagnostics).toEqual([]);
+    let error: unknown;
+    try {
+      registry.register(makeGroup('cal', { version: '2.0.0' }));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(RegistryLoadError);
+    expect((error as RegistryLoadError).diagnostics).toMatchObject([
+      { code: 'UNSATISFIED_PIN', file: '<register>', pointer: '/version' },
+    ]);
+    expect((error as Error).message).toContain(
+      'UNSATISFIED_PIN group "cal" version 2.0.0 is not registered: the pins option allows only "^1.0.0"; register a version in that range or change the pin',
+    );
+    expect(registry.register(makeGroup('cal', { version: '1.4.0' })).group('cal')?.version).toBe(
+      '1.4.0',
+    );
+    // groups without a pin are not affected
+    expect(registry.register(makeGroup('other', { version: '7.0.0' })).size).toBe(1);
+  });
+
+  it('refuses a pin that is not a semver range', () => {
+    expect(() => createRegistry({ pins: { cal: 'one' } })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message:
+          'createRegistry: option "pins" has "one" for group "cal", which is not a valid semver range; use a version or range such as "1.2.0", "^1.0.0" or "~2.1"',
+      }),
+    );
+  });
+
+  it('keeps the pins of loadRegistry for register()', async () => {
+    const registry = await loadRegistry({ dirs: [SCHEMAS], pins: { cal: '~1.2' } });
+    expect(() => registry.register(makeGroup('cal', { version: '1.3.0' }))).toThrow(
+      /UNSATISFIED_PIN group "cal" version 1\.3\.0 is not registered: the pins option allows only "~1\.2"/,
+    );
+  });
 });
 
 describe('Registry.prepare', () => {
