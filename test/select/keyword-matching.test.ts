@@ -96,6 +96,17 @@ describe('keyword matching', () => {
     expect(groups('1+1 is not c++ ...')).toEqual(['cpp']);
   });
 
+  it('counts the parts of a dotted word: a keyword node matches node.js, c does not match c++', () => {
+    const parts = registryOf([
+      keywordGroup('runtime', ['node']),
+      keywordGroup('clang', ['c']),
+      keywordGroup('dotnet', ['net']),
+    ]);
+    expect(selectedGroups(parts, 'a node.js app')).toEqual(['runtime']);
+    expect(selectedGroups(parts, 'an asp.net site')).toEqual(['dotnet']);
+    expect(selectedGroups(parts, 'fix the c++ build and the c# one')).toEqual([]);
+  });
+
   it('keeps symbols: to-do and e-mail match their spellings, not their halves', () => {
     expect(groups('my to-do list')).toEqual(['tasks']);
     expect(groups('my todo list')).toEqual(['tasks']);
