@@ -1,3 +1,6 @@
+import { ToolcapError } from '../errors/toolcap-error.js';
+import { checkOptions, describeValue, isObject, type OptionCheck } from '../util/check-options.js';
+
 /** How the model may use the allowed tools: `auto` may answer in text, `required` must call one. */
 export type AllowedToolsMode = 'auto' | 'required';
 
@@ -78,7 +81,8 @@ const BUILDERS: {
  * allowedFunctionNames } }` (mode `VALIDATED` for `"auto"`, `ANY` for `"required"`). Each tool
  * is named once, in order. `selection` is a `Selection` (its `names`) or a list of names; an
  * empty one gives `"none"` (OpenAI; the API takes no empty list) or mode `NONE` (Gemini). The
- * names must be in the request's `tools`.
+ * names must be in the request's `tools`. Throws a `ToolcapError` (`INVALID_OPTION`) for another
+ * provider, a `selection` that is neither, or an unknown `mode`.
  */
 export function allowedToolChoice<P extends AllowedToolsProviderId>(
   provider: P,
@@ -86,14 +90,13 @@ export function allowedToolChoice<P extends AllowedToolsProviderId>(
   options: AllowedToolChoiceOptions = {},
 ): AllowedToolChoiceMap[P] {
   if (typeof provider !== 'string' || !Object.hasOwn(BUILDERS, provider)) {
-    throw new TypeError(
-      `allowedToolChoice: ${JSON.stringify(provider)} has no allowed-tools setting; use "openai", "openai-responses" or "google" (for Anthropic and Bedrock, defer the tools outside the selection instead)`,
+    throw new ToolcapError(
+      'INVALID_OPTION',
+      `allowedToolChoice: ${describeValue(provider)} has no allowed-tools setting; use "openai", "openai-responses" or "google" (for Anthropic and Bedrock, defer the tools outside the selection instead)`,
     );
   }
-  const list: readonly string[] = Array.isArray(selection)
-    ? selection
-    : (selection as { names: readonly string[] }).names;
-  const names = [...new Set(list)];
+  const names = [...new Set(readNames(selection))];
+  checkOptions('allowedToolChoice', options, { mode: isMode });
   if (names.length === 0 && provider !== 'google') return 'none' as AllowedToolChoiceMap[P];
   return (
     BUILDERS[provider] as (
@@ -101,4 +104,22 @@ export function allowedToolChoice<P extends AllowedToolsProviderId>(
       mode: AllowedToolsMode,
     ) => AllowedToolChoiceMap[P]
   )(names, options.mode ?? 'auto');
+}
+
+const isMode: OptionCheck = (value) =>
+  value === 'auto' || value === 'required' ? undefined : '"auto" (the default) or "required"';
+
+const isNames = (value: unknown): value is readonly string[] =>
+  Array.isArray(value) && value.every((name) => typeof name === 'string');
+
+/** The tool names of a selection or a list, or a `ToolcapError` for anything else. */
+function readNames(selection: unknown): readonly string[] {
+  if (isNames(selection)) return selection;
+  if (isObject(selection) === undefined && isNames((selection as { names?: unknown }).names)) {
+    return (selection as { names: readonly string[] }).names;
+  }
+  throw new ToolcapError(
+    'INVALID_OPTION',
+    `allowedToolChoice: the second argument must be an array of tool names or a Selection (an object whose names is an array of tool names), got ${describeValue(selection)}`,
+  );
 }

@@ -33,7 +33,8 @@ export const OPENAI_CLIENT_TOOL_SEARCH: Readonly<OpenAIToolSearchTool> = Object.
 
 /**
  * OpenAI Responses: the flat `{ type: "function", name, description, parameters, strict }`
- * (`strict` always explicit: when omitted, Responses silently normalizes), at most 128 tools;
+ * (`strict` always explicit: when omitted, Responses silently normalizes), at most 128 tools
+ * (deferred and namespaced functions count: OpenAI documents no exception for them);
  * with `deferLoading`, tools get `defer_loading: true` and a tool search tool is put in front
  * (hosted, or client-executed with `toolSearch: "client"`); with `namespaces`, tools are
  * grouped into one `namespace` entry per group, where the group's first tool was.
@@ -57,7 +58,12 @@ export const openAIResponsesTranslator: ProviderTranslator<
     const limited = limitOpenAITools(prepared);
     const warnings: Warning[] = [...limited.warnings];
     const kept = prepared.slice(0, limited.tools.length);
-    const deferred = deferredTools(kept, options.deferLoading, warnings);
+    // deferral is read from the whole list, so a name the limit left out (already named by
+    // TOO_MANY_TOOLS) is not also reported as unknown; deferred tools count toward the limit
+    const deferredInList = deferredTools(prepared, options.deferLoading, warnings);
+    const deferred = new Set(
+      kept.filter((item) => deferredInList.has(item.tool)).map((item) => item.tool),
+    );
     const entries: PreparedEntry<OpenAIResponsesTool>[] = kept.map((item) =>
       deferred.has(item.tool)
         ? { tool: item.tool, entry: { ...item.entry, defer_loading: true } }

@@ -6,6 +6,7 @@ import { suggestSimilar } from '../util/suggest-similar.js';
 import { anthropicTranslator } from './anthropic-prepare-tools.js';
 import { bedrockTranslator } from './bedrock-prepare-tools.js';
 import { canonicalTranslator } from './canonical-prepare-tools.js';
+import { checkTranslateOptions } from './check-translate-options.js';
 import { googleTranslator } from './google-prepare-tools.js';
 import { groupOf } from './group-of.js';
 import { toCanonicalToolName } from './import/to-canonical-tool-name.js';
@@ -43,8 +44,9 @@ export const TRANSLATORS: { readonly [P in ProviderId]: ProviderTranslator<P, an
  * `payload` (exactly the value of the request's `tools` field), `metadata` (group, executor,
  * cost and latency estimates by tool name; never part of the payload) and `warnings` (what was
  * changed or dropped, and why). Features a provider lacks become warnings; only input no
- * translation can fix throws a `TranslationError`: an unknown provider, a tool name invalid for
- * providers, duplicate names, an input schema that is not an object, an unresolvable `$ref`.
+ * translation can fix throws a `TranslationError`: an unknown provider, an unknown option or a
+ * wrong option value, a tool name invalid for providers, duplicate names, an input schema that is
+ * not an object, an unresolvable `$ref`.
  *
  * A pure function: every call builds its result afresh, so the caller may change it. To reuse
  * translations across turns, use a translator (`createTranslator()`, or `registry.translate`).
@@ -54,6 +56,7 @@ export function translate<P extends ProviderId>(
   provider: P,
   options?: TranslateOptions<P>,
 ): TranslationResult<P> {
+  checkTranslateRequest(provider, options);
   return translateTools(tools, provider, options, (translator, tool, resolved) =>
     prepareTool(translator, tool, resolved),
   );
@@ -66,7 +69,16 @@ export type PrepareStep<P extends ProviderId> = (
   options: TranslateOptions<P>,
 ) => PreparedTool<unknown>;
 
-/** The steps of a translation, with each tool prepared by `prepare`. */
+/**
+ * The checks of `provider` and `options` every translation starts with (once per call: a
+ * translator runs them before its cache, whose keys do not tell every wrong value apart).
+ */
+export function checkTranslateRequest(provider: ProviderId, options: unknown): void {
+  checkProvider(provider);
+  checkTranslateOptions(provider, options);
+}
+
+/** The steps of a translation (after `checkTranslateRequest`), each tool prepared by `prepare`. */
 export function translateTools<P extends ProviderId>(
   tools: readonly ToolDefinition[],
   provider: P,

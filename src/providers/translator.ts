@@ -7,7 +7,7 @@ import type {
   TranslationContext,
 } from './provider-translator.js';
 import type { ProviderId, TranslateOptions, TranslationResult } from './provider-types.js';
-import { prepareTool, translateTools } from './translate.js';
+import { checkTranslateRequest, prepareTool, translateTools } from './translate.js';
 
 /** Translations kept per provider and options: `translate`, with a memory. */
 export interface Translator {
@@ -72,6 +72,7 @@ export function createTranslator(context: TranslationContext = {}): Translator {
       provider: P,
       options?: TranslateOptions<P>,
     ): TranslationResult<P> {
+      checkTranslateRequest(provider, options);
       const key = `${provider}\u0000${optionsKey(options ?? {})}`;
       if (Array.isArray(tools)) {
         for (const entry of listCache.get(key) ?? []) {

@@ -16,11 +16,21 @@ import {
   DEFAULT_FALLBACK_MIN_SCORE,
 } from '../select/resolve-select-options.js';
 import type { SearchOptions, SearchResult } from '../select/types.js';
-import { isObject } from '../util/check-options.js';
+import { describeValue, isObject, type OptionCheck } from '../util/check-options.js';
+
+const isToolSearch: OptionCheck = (value) => {
+  if (isObject(value) !== undefined) return 'an object such as { limit: 5 }';
+  const { limit } = value as { limit?: unknown };
+  return limit === undefined || (Number.isInteger(limit) && (limit as number) > 0)
+    ? undefined
+    : {
+        problem: `has limit ${describeValue(limit)}; limit must be a whole number of tools, 1 or more (default ${DEFAULT_FALLBACK_K})`,
+      };
+};
 
 /** How `executeToolCalls` answers the model's client-side tool searches. */
 export interface ToolSearchOptions<P extends ToolCallProviderId = ToolCallProviderId> {
-  /** Most tools one search loads. Default 5 (as many as a selection's relevance fallback). */
+  /** Most tools one search loads, a whole number of 1 or more. Default 5 (as many as a selection's relevance fallback). */
   limit?: number;
   /** Least relevance (0-1) of a tool a search loads. Default 0.05 (the fallback's threshold). */
   minScore?: number;
@@ -82,7 +92,7 @@ export async function runProviderToolCalls<P extends ToolCallProviderId>(
   context: ToolContext,
   options: ExecuteToolCallsOptions<P>,
 ): Promise<ToolCallsResult<P>> {
-  checkExecuteOptions('executeToolCalls', options, { toolSearch: isObject });
+  checkExecuteOptions('executeToolCalls', options, { toolSearch: isToolSearch });
   const codec = toolCallCodec(provider);
   const calls = codec.readCalls(response);
   // a search tool that is a plain function (Anthropic's search_tools) is answered only when the
@@ -146,7 +156,7 @@ function answerSearch(
       loaded: [],
     };
   }
-  const limit = Math.max(1, Math.floor(options.limit ?? DEFAULT_FALLBACK_K));
+  const limit = options.limit ?? DEFAULT_FALLBACK_K;
   const within = options.within === undefined ? undefined : new Set(options.within);
   const found = new Map<string, ToolDefinition>();
   const add = (tool: ToolDefinition | undefined) => {

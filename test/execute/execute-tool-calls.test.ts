@@ -72,6 +72,30 @@ describe('registry.executeToolCalls: options', () => {
       await registry.executeToolCalls('openai', none, {}, { toolSearch: {}, timeoutMs: 1_000 }),
     ).toEqual({ results: [], messages: [] });
   });
+
+  it('rejects a toolSearch limit that is not a whole number of 1 or more', async () => {
+    const registry = await bundled();
+    const none = { role: 'assistant', content: 'Done.' };
+    for (const [limit, described] of [
+      [0, '0'],
+      [-2, '-2'],
+      [2.5, '2.5'],
+      ['5', '"5"'],
+    ] as const) {
+      await expect(
+        registry.executeToolCalls('openai', none, {}, { toolSearch: { limit: limit as never } }),
+      ).rejects.toMatchObject({
+        code: 'INVALID_OPTION',
+        message: `executeToolCalls: option "toolSearch" has limit ${described}; limit must be a whole number of tools, 1 or more (default 5)`,
+      });
+    }
+    await expect(
+      registry.executeToolCalls('openai', none, {}, { toolSearch: [] as never }),
+    ).rejects.toMatchObject({
+      message:
+        'executeToolCalls: option "toolSearch" must be an object such as { limit: 5 }, got an array of 0',
+    });
+  });
 });
 
 describe('client-side tool search', () => {

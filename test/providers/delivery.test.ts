@@ -64,7 +64,48 @@ describe('allowedToolChoice', () => {
     expect(() => allowedToolChoice('anthropic' as never, ['a'])).toThrow(
       'allowedToolChoice: "anthropic" has no allowed-tools setting; use "openai", "openai-responses" or "google" (for Anthropic and Bedrock, defer the tools outside the selection instead)',
     );
-    expect(() => allowedToolChoice('toString' as never, ['a'])).toThrow(TypeError);
+    expect(() => allowedToolChoice('toString' as never, ['a'])).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION' }),
+    );
+    expect(() => allowedToolChoice('mcp' as never, ['a'])).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message: expect.stringContaining('allowedToolChoice: "mcp" has no allowed-tools setting'),
+      }),
+    );
+  });
+
+  it('refuses a second argument that is not a list of names or a Selection', () => {
+    const selectionMessage = (given: string) =>
+      `allowedToolChoice: the second argument must be an array of tool names or a Selection (an object whose names is an array of tool names), got ${given}`;
+    const cases: [unknown, string][] = [
+      ['add_task', '"add_task"'],
+      [{ tools: [] }, 'an object'],
+      [null, 'null'],
+      [undefined, 'undefined'],
+      [[1, 2], 'an array of 2'],
+    ];
+    for (const [given, described] of cases) {
+      expect(() => allowedToolChoice('openai', given as never)).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTION', message: selectionMessage(described) }),
+      );
+    }
+  });
+
+  it('refuses a mode other than auto or required, for every provider', () => {
+    for (const provider of ['openai', 'openai-responses', 'google'] as const) {
+      for (const mode of ['ANY', 'none']) {
+        expect(() => allowedToolChoice(provider, ['a'], { mode: mode as never })).toThrow(
+          expect.objectContaining({
+            code: 'INVALID_OPTION',
+            message: `allowedToolChoice: option "mode" must be "auto" (the default) or "required", got "${mode}"`,
+          }),
+        );
+      }
+    }
+    expect(() => allowedToolChoice('openai', ['a'], { mod: 'required' } as never)).toThrow(
+      'allowedToolChoice: unknown option "mod"; did you mean "mode"? Options: mode',
+    );
   });
 });
 
@@ -117,6 +158,35 @@ describe('openai-responses: namespaces', () => {
     expect(shape(payload)).toEqual(['tool_search', 'alpha[a1,a2]', 'loose', 'beta[b1]']);
     const alpha = payload[1] as { tools: { defer_loading?: boolean }[] };
     expect(alpha.tools.map((tool) => tool.defer_loading)).toEqual([undefined, true]);
+  });
+
+  it('counts deferred functions in namespaces toward the 128 tools; deferLoading names only tools it was given', () => {
+    const many = Array.from({ length: 200 }, (_, index) =>
+      makeRegisteredTool(schema, { name: `tool_${index}`, group: `group_${index % 10}` }),
+    );
+    const names = many.map((tool) => tool.name);
+    const result = translate(many, 'openai-responses', {
+      namespaces: true,
+      deferLoading: [...names, 'ghost'],
+    });
+    const functions = result.payload.flatMap((entry) =>
+      entry.type === 'namespace' ? entry.tools : entry.type === 'function' ? [entry] : [],
+    );
+    expect(functions).toHaveLength(128);
+    expect(functions.every((entry) => entry.defer_loading === true)).toBe(true);
+    expect(result.warnings.map((warning) => warning.code)).toEqual([
+      'TOO_MANY_TOOLS',
+      'UNKNOWN_TOOL_OPTION',
+    ]);
+    // the 72 tools the limit left out are named once, by TOO_MANY_TOOLS
+    expect(result.warnings[1]!.message).toBe(
+      'deferLoading names tools that are not in this list: ghost; they were ignored',
+    );
+    expect(
+      translate(many, 'openai-responses', { namespaces: true, deferLoading: names }).warnings.map(
+        (warning) => warning.code,
+      ),
+    ).toEqual(['TOO_MANY_TOOLS']);
   });
 });
 

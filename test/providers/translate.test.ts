@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TranslationError } from '../../src/errors/translation-error.js';
 import { PROVIDER_IDS, type ProviderId } from '../../src/providers/provider-types.js';
 import { translate } from '../../src/providers/translate.js';
+import { createTranslator } from '../../src/providers/translator.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { makeRegisteredTool, makeTool } from './tool-fixtures.js';
 
@@ -278,5 +279,132 @@ describe('translate options', () => {
     expect(translate([tree], 'bedrock').warnings.map((warning) => warning.code)).toEqual([
       'RECURSIVE_SCHEMA_UNROLLED',
     ]);
+  });
+});
+
+describe('translate: options are checked per provider', () => {
+  const tools = [
+    makeTool({ type: 'object', properties: {} }, { name: 'one' }),
+    makeTool({ type: 'object', properties: {} }, { name: 'two' }),
+  ];
+  const refused = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      expect(error).toBeInstanceOf(TranslationError);
+      expect(error).toMatchObject({ code: 'INVALID_OPTIONS' });
+      return (error as Error).message;
+    }
+    throw new Error('expected a TranslationError');
+  };
+
+  it('anthropic: refuses a toolSearch value it does not know instead of sending null', () => {
+    // toolSearch: true is valid for openai-responses, so a shared options object hits this
+    expect(
+      refused(() =>
+        translate(tools, 'anthropic', { deferLoading: ['one'], toolSearch: true as never }),
+      ),
+    ).toBe(
+      'translate(tools, "anthropic"): option "toolSearch" must be "bm25" (the default), "regex", "client" or false, got true',
+    );
+    expect(
+      refused(() =>
+        translate(tools, 'anthropic', { deferLoading: true, toolSearch: 'BM25' as never }),
+      ),
+    ).toBe(
+      'translate(tools, "anthropic"): option "toolSearch" must be "bm25" (the default), "regex", "client" or false, got "BM25"',
+    );
+  });
+
+  it('refuses an unknown option with a did-you-mean and the provider’s options', () => {
+    expect(refused(() => translate(tools, 'openai', { strcit: false } as never))).toBe(
+      'translate(tools, "openai"): unknown option "strcit"; did you mean "strict"? Options: strict, recursionDepth',
+    );
+    expect(refused(() => translate(tools, 'openai', { cacheControl: true } as never))).toBe(
+      'translate(tools, "openai"): "cacheControl" is not an option of openai (it is an option of anthropic); openai options: strict, recursionDepth. Pass each provider its own options',
+    );
+    expect(refused(() => translate(tools, 'canonical', { strict: true } as never))).toBe(
+      'translate(tools, "canonical"): "strict" is not an option of canonical (it is an option of openai, openai-responses); canonical takes no options. Pass each provider its own options',
+    );
+  });
+
+  it('refuses a value of the wrong type or outside the accepted values, naming them', () => {
+    expect(refused(() => translate(tools, 'openai', { strict: 'no' as never }))).toBe(
+      'translate(tools, "openai"): option "strict" must be true or false, got "no"',
+    );
+    expect(
+      refused(() =>
+        translate(tools, 'anthropic', { cacheControl: { type: 'ephemeral', ttl: '2h' as never } }),
+      ),
+    ).toBe(
+      'translate(tools, "anthropic"): option "cacheControl" has ttl "2h"; ttl must be "5m" (the default) or "1h", the cache lifetimes Anthropic accepts',
+    );
+    expect(
+      refused(() =>
+        translate(tools, 'anthropic', { cacheControl: { type: 'persistent' } as never }),
+      ),
+    ).toBe(
+      'translate(tools, "anthropic"): option "cacheControl" has type "persistent"; type must be "ephemeral"',
+    );
+    for (const recursionDepth of ['x', -1, 1.5]) {
+      expect(
+        refused(() => translate(tools, 'google', { recursionDepth: recursionDepth as never })),
+      ).toBe(
+        `translate(tools, "google"): option "recursionDepth" must be a whole number of expansions, 0 or more (default 3), got ${typeof recursionDepth === 'string' ? `"${recursionDepth}"` : recursionDepth}`,
+      );
+    }
+    expect(
+      refused(() => translate(tools, 'openai-responses', { deferLoading: 'one' as never })),
+    ).toBe(
+      'translate(tools, "openai-responses"): option "deferLoading" must be true, false or an array of tool names, got "one"',
+    );
+    expect(
+      refused(() => translate(tools, 'openai-responses', { namespaces: { alpha: 1 } as never })),
+    ).toBe(
+      'translate(tools, "openai-responses"): option "namespaces" must be true, false or an object of group descriptions by group name, got an object',
+    );
+    expect(refused(() => translate(tools, 'bedrock', 'fast' as never))).toBe(
+      'translate(tools, "bedrock"): options must be an object such as { recursionDepth: ... }, got "fast"',
+    );
+  });
+
+  it('a translator checks options on every call, cached or not', () => {
+    const translator = createTranslator();
+    expect(translator.translate(tools, 'openai', { strict: false }).payload).toHaveLength(2);
+    // both lists have the cache key "{}" (undefined values are left out): the check comes first
+    expect(
+      translator.translate(tools, 'openai', { strict: undefined } as never).payload,
+    ).toHaveLength(2);
+    expect(
+      refused(() => translator.translate(tools, 'openai', { strcit: undefined } as never)),
+    ).toBe(
+      'translate(tools, "openai"): unknown option "strcit"; did you mean "strict"? Options: strict, recursionDepth',
+    );
+    expect(
+      refused(() => registry.translate(tools, 'mcp', { deriveAnotations: false } as never)),
+    ).toBe(
+      'translate(tools, "mcp"): unknown option "deriveAnotations"; did you mean "deriveAnnotations"? Options: deriveAnnotations',
+    );
+  });
+
+  it('accepts every documented option and undefined values', () => {
+    expect(
+      translate(tools, 'anthropic', {
+        cacheControl: { type: 'ephemeral', ttl: '5m' },
+        deferLoading: ['two'],
+        toolSearch: 'client',
+        inputExamples: false,
+      }).payload,
+    ).toHaveLength(3);
+    expect(
+      translate(tools, 'openai-responses', {
+        strict: true,
+        recursionDepth: 0,
+        deferLoading: false,
+        toolSearch: true,
+        namespaces: { sample: 'Samples.' },
+      }).payload,
+    ).toHaveLength(2);
+    expect(translate(tools, 'openai', { strict: undefined } as never).payload).toHaveLength(2);
   });
 });
