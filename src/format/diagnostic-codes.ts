@@ -61,7 +61,8 @@ export const DIAGNOSTIC_CODES = {
   DUPLICATE_GROUP: 'register() was given a group whose name is already in the registry.',
   DUPLICATE_GROUP_VERSION:
     'Two files define the same group and version (versions that differ only in build metadata, such as 1.2.0 and 1.2.0+b, are the same version); the later one is skipped.',
-  UNSATISFIED_PIN: 'A version pin matches no loaded version of the group.',
+  UNSATISFIED_PIN:
+    'A version pin matches no loaded version of the group, or register() was given a version outside its pin.',
   INVALID_PIN: 'A version pin is not a valid semver range.',
   INVALID_FALLBACK_TOOL: 'A code-defined fallback tool is invalid.',
   EXTERNAL_SCHEMA_FAILED:

@@ -373,7 +373,7 @@ function checkOptionShapes(options: LearnOptions): void {
       const similar = suggestSimilar(name, known);
       throw new ToolcapError(
         'LEARN_INVALID_OPTIONS',
-        `learnFromTranscripts: unknown option "${name}"${similar.length > 0 ? `; did you mean "${similar[0]}"?` : ''} Options: ${known.join(', ')}`,
+        `learnFromTranscripts: unknown option "${name}"${similar.length > 0 ? `; did you mean "${similar[0]}"?` : '.'} Options: ${known.join(', ')}`,
       );
     }
     const option = name as keyof LearnOptions;

@@ -31,7 +31,7 @@ export function checkOptions(caller: string, options: unknown, spec: OptionSpec)
       const similar = suggestSimilar(name, Object.keys(spec));
       throw new ToolcapError(
         'INVALID_OPTION',
-        `${caller}: unknown option "${name}"${similar.length > 0 ? `; did you mean "${similar[0]}"?` : ''} Options: ${Object.keys(spec).join(', ')}`,
+        `${caller}: unknown option "${name}"${similar.length > 0 ? `; did you mean "${similar[0]}"?` : '.'} Options: ${Object.keys(spec).join(', ')}`,
       );
     }
     const value = (options as Record<string, unknown>)[name];
