@@ -17,9 +17,20 @@ import {
 } from '../select/resolve-select-options.js';
 import type { SearchOptions, SearchResult } from '../select/types.js';
 import { describeValue, isObject, type OptionCheck } from '../util/check-options.js';
+import { suggestSimilar } from '../util/suggest-similar.js';
+
+/** The members of `toolSearch`. */
+const TOOL_SEARCH_MEMBERS = ['limit', 'minScore', 'within', 'translateOptions'];
 
 const isToolSearch: OptionCheck = (value) => {
   if (isObject(value) !== undefined) return 'an object such as { limit: 5 }';
+  const unknown = Object.keys(value as object).find((key) => !TOOL_SEARCH_MEMBERS.includes(key));
+  if (unknown !== undefined) {
+    const similar = suggestSimilar(unknown, TOOL_SEARCH_MEMBERS);
+    return {
+      problem: `has the unknown member "${unknown}"${similar.length > 0 ? `; did you mean "${similar[0]}"?` : '.'} Members: ${TOOL_SEARCH_MEMBERS.join(', ')}`,
+    };
+  }
   const { limit } = value as { limit?: unknown };
   return limit === undefined || (Number.isInteger(limit) && (limit as number) > 0)
     ? undefined

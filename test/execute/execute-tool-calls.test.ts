@@ -95,6 +95,13 @@ describe('registry.executeToolCalls: options', () => {
       message:
         'executeToolCalls: option "toolSearch" must be an object such as { limit: 5 }, got an array of 0',
     });
+    await expect(
+      registry.executeToolCalls('openai', none, {}, { toolSearch: { limt: 3 } as never }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message:
+        'executeToolCalls: option "toolSearch" has the unknown member "limt"; did you mean "limit"? Members: limit, minScore, within, translateOptions',
+    });
   });
 });
 
