@@ -11,6 +11,7 @@ import type {
 } from '../format/types.js';
 import { isPlainObject, type SchemaNode } from '../json-schema/schema-node.js';
 import { createWarningSink } from '../json-schema/schema-warnings.js';
+import { suggestSimilar } from '../util/suggest-similar.js';
 import { extractProviderTools, type RawTool } from './import/extract-provider-tools.js';
 import { annotationsBeyondCategory, inferCategory } from './import/infer-category.js';
 import { normalizeImportedSchema } from './import/normalize-imported-schema.js';
@@ -203,7 +204,24 @@ function uniqueName(name: string, used: Set<string>): string {
   return candidate;
 }
 
+/** The options `fromProvider` knows. */
+const FROM_PROVIDER_OPTIONS = [
+  'executor',
+  'category',
+  'defaultCategory',
+  'costEstimate',
+  'latencyEstimate',
+];
+
 function checkOptions(options: FromProviderOptions): void {
+  for (const key of Object.keys(options)) {
+    if (FROM_PROVIDER_OPTIONS.includes(key)) continue;
+    const similar = suggestSimilar(key, FROM_PROVIDER_OPTIONS);
+    throw new TranslationError(
+      'INVALID_OPTIONS',
+      `fromProvider: unknown option "${key}"${similar.length > 0 ? `; did you mean "${similar[0]}"?` : '.'} Options: ${FROM_PROVIDER_OPTIONS.join(', ')}`,
+    );
+  }
   if (options.executor !== undefined && !isValidExecutorName(options.executor)) {
     throw new TranslationError(
       'INVALID_OPTIONS',

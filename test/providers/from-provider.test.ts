@@ -166,6 +166,14 @@ describe('fromProvider: payload shapes', () => {
     expect(() => fromProvider('mcp', [], { category: 'reading' as never })).toThrow(
       /category "reading" is not one of/,
     );
+    // the docs' snake_case field names are not the option names
+    expect(() => fromProvider('mcp', [], { cost_estimate: 'low' } as never)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTIONS',
+        message:
+          'fromProvider: unknown option "cost_estimate"; did you mean "costEstimate"? Options: executor, category, defaultCategory, costEstimate, latencyEstimate',
+      }),
+    );
   });
 });
 
