@@ -1,15 +1,12 @@
 import { existsSync, writeFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 import { type CliGateway, startCliGateway } from './cli-gateway-process.js';
 import { waitFor } from './gateway-helpers.js';
+import { JSON_HEADERS, type RawAnswer, rawHttpRequest } from './raw-http-request.js';
 
-const JSON_HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-};
 const SERVING = /serving \d+ tool\(s\) at (http:\/\/\S+\/mcp)/;
 const LISTENING = /listening at (http:\/\/\S+\/mcp) \(starting\)/;
 
@@ -18,37 +15,16 @@ afterEach(async () => {
   for (const gateway of running.splice(0)) await gateway.stop();
 });
 
-interface Answer {
-  status: number;
-  headers: Record<string, unknown>;
-  body: string;
-}
-
 /** One request; `agent` keeps its connection open between requests (keep-alive). */
 function send(
   url: string,
   options: { method?: string; body?: string; agent?: Agent } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      url,
-      {
-        method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
-        headers: options.body === undefined ? {} : JSON_HEADERS,
-        ...(options.agent === undefined ? {} : { agent: options.agent }),
-      },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => {
-          text += chunk.toString('utf8');
-        });
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
-        );
-      },
-    );
-    request.on('error', reject);
-    request.end(options.body);
+): Promise<RawAnswer> {
+  return rawHttpRequest(url, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers: options.body === undefined ? {} : JSON_HEADERS,
+    ...(options.body === undefined ? {} : { body: options.body }),
+    ...(options.agent === undefined ? {} : { agent: options.agent }),
   });
 }
 

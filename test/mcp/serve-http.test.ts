@@ -1,16 +1,12 @@
-import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/mcp/gateway/create-gateway.js';
 import { isLoopback } from '../../src/mcp/gateway/serve-http.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
+import { JSON_HEADERS, rawHttpRequest } from './raw-http-request.js';
 
 const TOKEN = 'in-process-token';
-const JSON_HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-};
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -42,39 +38,6 @@ async function localGateway(): Promise<Gateway> {
   return gateway;
 }
 
-function raw(
-  url: string,
-  options: {
-    method?: string;
-    headers?: Record<string, string>;
-    body?: string | Buffer;
-    /** false: a new connection, not one the default agent keeps alive */
-    agent?: false;
-  },
-): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      url,
-      {
-        method: options.method ?? 'POST',
-        headers: options.headers ?? {},
-        ...(options.agent === false ? { agent: false } : {}),
-      },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => {
-          text += chunk.toString('utf8');
-        });
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
-        );
-      },
-    );
-    request.on('error', reject);
-    request.end(options.body);
-  });
-}
-
 describe('gateway.listen (Streamable HTTP, in process)', () => {
   it('refuses to listen beyond loopback without a token', async () => {
     const gateway = await localGateway();
@@ -100,7 +63,7 @@ describe('gateway.listen (Streamable HTTP, in process)', () => {
     });
     const auth = { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}` };
     // a request for a session this process does not hold
-    const lost = await raw(http.url, {
+    const lost = await rawHttpRequest(http.url, {
       headers: { ...auth, 'mcp-session-id': 'nope' },
       body: INITIALIZE,
     });
@@ -108,14 +71,14 @@ describe('gateway.listen (Streamable HTTP, in process)', () => {
     expect(JSON.parse(lost.body)).toMatchObject({
       error: { message: expect.stringContaining('session not found') },
     });
-    const noSession = await raw(http.url, {
+    const noSession = await rawHttpRequest(http.url, {
       headers: auth,
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
     });
     expect(noSession.status).toBe(400);
     expect(noSession.body).toContain('no Mcp-Session-Id header: send initialize first');
-    expect((await raw(http.url, { method: 'GET', headers: auth })).status).toBe(400);
-    expect((await raw(http.url, { method: 'PUT', headers: auth })).status).toBe(405);
+    expect((await rawHttpRequest(http.url, { method: 'GET', headers: auth })).status).toBe(400);
+    expect((await rawHttpRequest(http.url, { method: 'PUT', headers: auth })).status).toBe(405);
     await transport.terminateSession();
     await client.close();
     await http.close();
@@ -129,31 +92,33 @@ describe('gateway.listen (Streamable HTTP, in process)', () => {
       allowedHosts: ['gateway.internal'],
     });
     const base = http.url.replace(/\/mcp$/, '');
-    expect((await raw(`${base}/healthz`, { method: 'GET' })).body).toBe('{"status":"ok"}');
-    expect(JSON.parse((await raw(`${base}/readyz`, { method: 'GET' })).body)).toEqual({
+    expect((await rawHttpRequest(`${base}/healthz`, { method: 'GET' })).body).toBe(
+      '{"status":"ok"}',
+    );
+    expect(JSON.parse((await rawHttpRequest(`${base}/readyz`, { method: 'GET' })).body)).toEqual({
       ready: true,
       upstreams: {},
     });
-    expect((await raw(`${base}/other`, { method: 'GET' })).status).toBe(404);
+    expect((await rawHttpRequest(`${base}/other`, { method: 'GET' })).status).toBe(404);
     const host = { ...JSON_HEADERS, host: 'gateway.internal:80' };
     // --allow-host replaces the loopback rule
-    expect((await raw(http.url, { headers: { ...JSON_HEADERS }, body: INITIALIZE })).status).toBe(
-      403,
-    );
-    const declared = await raw(http.url, {
+    expect(
+      (await rawHttpRequest(http.url, { headers: { ...JSON_HEADERS }, body: INITIALIZE })).status,
+    ).toBe(403);
+    const declared = await rawHttpRequest(http.url, {
       headers: { ...host, 'content-length': '5000' },
       body: Buffer.alloc(5_000, 32),
     });
     expect(declared.status).toBe(413);
-    const streamed = await raw(http.url, {
+    const streamed = await rawHttpRequest(http.url, {
       headers: { ...host, 'transfer-encoding': 'chunked' },
       body: Buffer.alloc(5_000, 32),
     });
     expect(streamed.status).toBe(413);
-    const garbage = await raw(http.url, { headers: host, body: '{"jsonrpc": ' });
+    const garbage = await rawHttpRequest(http.url, { headers: host, body: '{"jsonrpc": ' });
     expect(garbage.status).toBe(400);
     expect(JSON.parse(garbage.body)).toMatchObject({ id: null, error: { code: -32700 } });
-    const badParams = await raw(http.url, {
+    const badParams = await rawHttpRequest(http.url, {
       headers: host,
       body: JSON.stringify([
         { jsonrpc: '2.0', id: 4, method: 'tools/list', params: { cursor: 1 } },
@@ -161,14 +126,14 @@ describe('gateway.listen (Streamable HTTP, in process)', () => {
     });
     expect(badParams.status).toBe(200);
     expect(JSON.parse(badParams.body)).toMatchObject({ id: 4, error: { code: -32602 } });
-    expect((await raw(http.url, { headers: host, body: INITIALIZE })).status).toBe(200);
+    expect((await rawHttpRequest(http.url, { headers: host, body: INITIALIZE })).status).toBe(200);
     await http.close();
   });
 
   it('in stateless mode answers every POST alone and refuses GET', async () => {
     const gateway = await localGateway();
     const http = await gateway.listen({ port: 0, stateless: true });
-    const call = await raw(http.url, {
+    const call = await rawHttpRequest(http.url, {
       headers: JSON_HEADERS,
       body: JSON.stringify({
         jsonrpc: '2.0',
@@ -179,7 +144,9 @@ describe('gateway.listen (Streamable HTTP, in process)', () => {
     });
     expect(JSON.parse(call.body)).toMatchObject({ id: 3, result: { content: [{ text: 'X' }] } });
     expect(call.headers['mcp-session-id']).toBeUndefined();
-    expect((await raw(http.url, { method: 'GET', headers: JSON_HEADERS })).status).toBe(405);
+    expect((await rawHttpRequest(http.url, { method: 'GET', headers: JSON_HEADERS })).status).toBe(
+      405,
+    );
     await gateway.close();
     gateways.splice(0);
   });
@@ -187,8 +154,10 @@ describe('gateway.listen (Streamable HTTP, in process)', () => {
   it('turns new sessions away when full, and readiness off while closing', async () => {
     const gateway = await localGateway();
     const http = await gateway.listen({ port: 0, maxSessions: 1 });
-    expect((await raw(http.url, { headers: JSON_HEADERS, body: INITIALIZE })).status).toBe(200);
-    const full = await raw(http.url, { headers: JSON_HEADERS, body: INITIALIZE });
+    expect(
+      (await rawHttpRequest(http.url, { headers: JSON_HEADERS, body: INITIALIZE })).status,
+    ).toBe(200);
+    const full = await rawHttpRequest(http.url, { headers: JSON_HEADERS, body: INITIALIZE });
     expect(full.status).toBe(503);
     expect(full.headers['retry-after']).toBe('5');
     await gateway.close();
@@ -231,17 +200,17 @@ describe('stopping an HTTP gateway with a call in progress', () => {
         method: 'tools/call',
         params: { name: 'hold', arguments: {} },
       });
-    const inFlight = raw(http.url, { headers: JSON_HEADERS, body: callBody(1) });
+    const inFlight = rawHttpRequest(http.url, { headers: JSON_HEADERS, body: callBody(1) });
     await running;
     const closing = gateway.close();
     try {
-      const ready = await raw(`${base}/readyz`, { method: 'GET' });
+      const ready = await rawHttpRequest(`${base}/readyz`, { method: 'GET' });
       expect(ready.status).toBe(503);
       expect(JSON.parse(ready.body)).toEqual({ ready: false, reason: 'stopping', upstreams: {} });
-      const health = await raw(`${base}/healthz`, { method: 'GET' });
+      const health = await rawHttpRequest(`${base}/healthz`, { method: 'GET' });
       expect(health.status).toBe(200);
       expect(health.body).toBe('{"status":"ok"}');
-      const refused = await raw(http.url, { headers: JSON_HEADERS, body: callBody(2) });
+      const refused = await rawHttpRequest(http.url, { headers: JSON_HEADERS, body: callBody(2) });
       expect(refused.status).toBe(503);
       expect(refused.headers['retry-after']).toBe('1');
       expect(JSON.parse(refused.body)).toEqual({
@@ -260,9 +229,9 @@ describe('stopping an HTTP gateway with a call in progress', () => {
     });
     await closing;
     gateways.splice(0);
-    await expect(raw(`${base}/healthz`, { method: 'GET', agent: false })).rejects.toThrow(
-      /ECONNREFUSED/,
-    );
+    await expect(
+      rawHttpRequest(`${base}/healthz`, { method: 'GET', agent: false }),
+    ).rejects.toThrow(/ECONNREFUSED/);
   });
 });
 
@@ -287,7 +256,7 @@ describe('stopping an HTTP gateway whose call never ends', () => {
     const gateway = await createGateway({ registry });
     gateways.push(gateway);
     const http = await gateway.listen({ port: 0, stateless: true, drainTimeoutMs: 50 });
-    const inFlight = raw(http.url, {
+    const inFlight = rawHttpRequest(http.url, {
       headers: JSON_HEADERS,
       body: JSON.stringify({
         jsonrpc: '2.0',
@@ -303,8 +272,8 @@ describe('stopping an HTTP gateway whose call never ends', () => {
     await gateway.close();
     gateways.splice(0);
     await expect(inFlight).rejects.toThrow(/socket hang up|ECONNRESET/);
-    await expect(raw(`${base}/healthz`, { method: 'GET', agent: false })).rejects.toThrow(
-      /ECONNREFUSED/,
-    );
+    await expect(
+      rawHttpRequest(`${base}/healthz`, { method: 'GET', agent: false }),
+    ).rejects.toThrow(/ECONNREFUSED/);
   });
 });
