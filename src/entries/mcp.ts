@@ -18,7 +18,7 @@ export {
   type GatewayRegistrySource,
   type GatewayStatus,
 } from '../mcp/gateway/create-gateway.js';
-export type { ExposeMode } from '../mcp/gateway/gateway-session.js';
+export type { ExposeMode, FoundToolCall } from '../mcp/gateway/gateway-session.js';
 export type { HttpServeHandle, HttpServeOptions } from '../mcp/gateway/serve-http.js';
 export type { ServeStdioOptions } from '../mcp/gateway/serve-stdio.js';
 export { CONTEXT_KEY } from '../mcp/gateway/session-context.js';

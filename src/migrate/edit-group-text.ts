@@ -52,6 +52,56 @@ export function setToolExampleRequests(
   return splice(text, last.offset + last.length, 0, field);
 }
 
+/**
+ * `text` (an overlay file) with the `example_requests` of `x-upstream.tools[key]` set to
+ * `requests`, touching nothing else: an existing array is replaced in place, a missing one is
+ * added (with the entry, and `tools`, when missing) in the file's indentation. `text` must be
+ * valid JSON without a byte order mark and have an `x-upstream` object.
+ */
+export function setOverlayExampleRequests(
+  text: string,
+  key: string,
+  requests: readonly string[],
+  style: TextStyle,
+): string {
+  const parser = loadJsonc();
+  const root = parse(text);
+  const path = ['x-upstream', 'tools', key, 'example_requests'];
+  const current = parser.findNodeAtLocation(root, path);
+  if (current?.parent !== undefined) {
+    const indent = lineIndent(text, current.parent.offset);
+    return splice(text, current.offset, current.length, renderArray(requests, indent, style));
+  }
+  // the deepest object on the path that exists gets the rest of the path
+  let depth = path.length - 1;
+  let owner = parser.findNodeAtLocation(root, path.slice(0, depth));
+  while (owner === undefined && depth > 1) {
+    depth--;
+    owner = parser.findNodeAtLocation(root, path.slice(0, depth));
+  }
+  if (owner?.type !== 'object') {
+    throw new Error(`${path.slice(0, depth).join('.')} is not an object`);
+  }
+  const rest = path.slice(depth);
+  const render = (keys: readonly string[], indent: string | undefined): string => {
+    const name = JSON.stringify(keys[0]);
+    if (keys.length === 1) return `${name}: ${renderArray(requests, indent, style)}`;
+    if (indent === undefined) return `${name}: {${render(keys.slice(1), undefined)}}`;
+    const inner = `${indent}${style.indent}`;
+    return `${name}: {${style.eol}${inner}${render(keys.slice(1), inner)}${style.eol}${indent}}`;
+  };
+  const last = owner.children?.at(-1);
+  if (last !== undefined) {
+    const indent = lineIndent(text, last.offset);
+    const separator = indent === undefined ? ', ' : `,${style.eol}${indent}`;
+    return splice(text, last.offset + last.length, 0, `${separator}${render(rest, indent)}`);
+  }
+  const outer = leadingWhitespace(text, owner.offset);
+  const inner = `${outer}${style.indent}`;
+  const body = `{${style.eol}${inner}${render(rest, inner)}${style.eol}${outer}}`;
+  return splice(text, owner.offset, owner.length, body);
+}
+
 /** `text` with the top-level `version` string replaced by `version`. */
 export function setGroupVersion(text: string, version: string): string {
   const node = loadJsonc().findNodeAtLocation(parse(text), ['version']);
@@ -77,6 +127,13 @@ function lineIndent(text: string, offset: number): string | undefined {
   while (start > 0 && text[start - 1] !== '\n') start--;
   const prefix = text.slice(start, offset);
   return /^[ \t]*$/.test(prefix) ? prefix : undefined;
+}
+
+/** The spaces and tabs that start the line `offset` is on. */
+function leadingWhitespace(text: string, offset: number): string {
+  let start = offset;
+  while (start > 0 && text[start - 1] !== '\n') start--;
+  return /^[ \t]*/.exec(text.slice(start, offset))?.[0] ?? '';
 }
 
 function splice(text: string, offset: number, length: number, insert: string): string {

@@ -6,16 +6,22 @@ import compare from 'semver/functions/compare.js';
 import inc from 'semver/functions/inc.js';
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { type LoadLimits, resolveLoadLimits } from '../format/limits.js';
-import type { Diagnostic, ToolDefinition, ToolGroupDefinition } from '../format/types.js';
+import type { Diagnostic, ToolGroupDefinition } from '../format/types.js';
 import { listGroupFiles } from '../load/list-group-files.js';
 import { checkGroupText, readGroupFileText } from '../load/read-group-file.js';
 import { errorMessage } from '../util/error-message.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { chooseExampleRequests } from './choose-example-requests.js';
-import { detectTextStyle, setGroupVersion, setToolExampleRequests } from './edit-group-text.js';
+import {
+  detectTextStyle,
+  setGroupVersion,
+  setOverlayExampleRequests,
+  setToolExampleRequests,
+} from './edit-group-text.js';
 import {
   parseTranscriptLine,
   TRANSCRIPT_FORMATS,
+  type TranscriptCall,
   type TranscriptFormat,
 } from './parse-transcript-line.js';
 import { redactMessage } from './redact-message.js';
@@ -91,8 +97,11 @@ export interface LearnReport {
   calls: number;
   /** Groups with at least one called tool, in catalog order. */
   groups: LearnedGroup[];
-  /** Called tools that no group defines (skipped), most calls first. */
-  unknown_tools: { tool: string; calls: number }[];
+  /**
+   * Called tools that no group defines (skipped), most calls first. `group` is the group a
+   * `pairs` line named (an upstream server's group without an overlay file, for instance).
+   */
+  unknown_tools: { tool: string; calls: number; group?: string }[];
   /** Messages not added, by reason. */
   skipped: {
     /** Tool calls made before any user message. */
@@ -132,13 +141,23 @@ interface GroupFile {
   positions: number[];
   /** `code pointer` of each error the file has (a skipped tool's), which an edit may keep. */
   errors: ReadonlySet<string>;
+  /**
+   * For an overlay of an upstream MCP server's group (a file with an `x-upstream` field): the
+   * example requests each tool entry of `x-upstream.tools` has, by the entry's key.
+   */
+  overlay?: Map<string, readonly string[]>;
 }
 
 interface KnownTool {
   owner: GroupFile;
-  /** Index in `owner.group.tools`. */
-  index: number;
-  definition: ToolDefinition;
+  /** Order within the owner: the file order of its tools, then overlay entries as first called. */
+  order: number;
+  /** The tool's name, or for an overlay its key in `x-upstream.tools`. */
+  name: string;
+  /** The example requests the tool has now. */
+  existing: readonly string[];
+  /** The tool's index in the file's `tools` array; undefined for an overlay entry. */
+  position: number | undefined;
   calls: number;
   /** Distinct candidate messages in the order first seen. */
   messages: Set<string>;
@@ -167,6 +186,37 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
   const diagnostics: Diagnostic[] = [];
   const groupFiles = await readGroupFiles(options.schemas ?? ['schemas'], cwd, limits, diagnostics);
   const known = indexTools(groupFiles);
+  const overlays = new Map(
+    groupFiles.flatMap((file) => (file.overlay === undefined ? [] : [[file.group.group, file]])),
+  );
+  /** Overlay entries by group and key, made when first called. */
+  const overlayTools = new Map<string, KnownTool>();
+  const overlayTool = (call: TranscriptCall): KnownTool | undefined => {
+    const owner = call.group === undefined ? undefined : overlays.get(call.group);
+    if (owner?.overlay === undefined) return undefined;
+    // the overlay's own key when it has one for the tool, else the server's name of the tool
+    const key =
+      [call.serverTool, call.tool].find((name) => name !== undefined && owner.overlay!.has(name)) ??
+      call.serverTool ??
+      call.tool;
+    const id = `${owner.group.group}\u0000${key}`;
+    let tool = overlayTools.get(id);
+    if (tool === undefined) {
+      tool = {
+        owner,
+        order: owner.positions.length + overlayTools.size,
+        name: key,
+        existing: owner.overlay.get(key) ?? [],
+        position: undefined,
+        calls: 0,
+        messages: new Set(),
+        overflow: 0,
+      };
+      overlayTools.set(id, tool);
+    }
+    return tool;
+  };
+  const unknownGroups = new Map<string, string>();
 
   const report: LearnReport = {
     format: options.from,
@@ -202,9 +252,10 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     report.skipped.no_user_message += parsed.unprompted;
     for (const call of parsed.calls) {
       report.calls++;
-      const tool = known.get(call.tool);
+      const tool = known.get(call.tool) ?? overlayTool(call);
       if (tool === undefined) {
         unknown.set(call.tool, (unknown.get(call.tool) ?? 0) + 1);
+        if (call.group !== undefined) unknownGroups.set(call.tool, call.group);
         continue;
       }
       tool.calls++;
@@ -221,12 +272,15 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
   });
 
   report.unknown_tools = [...unknown]
-    .map(([tool, calls]) => ({ tool, calls }))
+    .map(([tool, calls]) => {
+      const group = unknownGroups.get(tool);
+      return group === undefined ? { tool, calls } : { tool, calls, group };
+    })
     .sort((a, b) => b.calls - a.calls || compareText(a.tool, b.tool));
 
   // groups in catalog order, each tool in file order
   const byGroup = new Map<GroupFile, KnownTool[]>();
-  for (const tool of new Set(known.values())) {
+  for (const tool of [...new Set(known.values()), ...overlayTools.values()]) {
     if (tool.calls === 0) continue;
     const list = byGroup.get(tool.owner);
     if (list === undefined) byGroup.set(tool.owner, [tool]);
@@ -235,7 +289,7 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
   for (const groupFile of groupFiles) {
     const tools = byGroup.get(groupFile);
     if (tools === undefined) continue;
-    tools.sort((a, b) => a.index - b.index);
+    tools.sort((a, b) => a.order - b.order);
     const learned = learnGroup(groupFile, tools, maxPerTool, report);
     if (learned.entry.changed) {
       try {
@@ -316,6 +370,7 @@ async function readGroupFiles(
     const positions = validation.toolPointers.map((pointer) =>
       Number(pointer.slice('/tools/'.length)),
     );
+    const overlay = group.tools.length === 0 ? overlayRequests(text) : undefined;
     const entry: GroupFile = {
       file,
       display: label,
@@ -323,6 +378,7 @@ async function readGroupFiles(
       group,
       positions,
       errors: new Set(errors.map(errorKey)),
+      ...(overlay === undefined ? {} : { overlay }),
     };
     valid.push(entry);
     const previous = highest.get(group.group);
@@ -422,8 +478,10 @@ function indexTools(groupFiles: readonly GroupFile[]): Map<string, KnownTool> {
       if (known.has(definition.name)) return;
       const tool: KnownTool = {
         owner,
-        index,
-        definition,
+        order: index,
+        name: definition.name,
+        existing: definition.example_requests ?? [],
+        position: owner.positions[index],
         calls: 0,
         messages: new Set(),
         overflow: 0,
@@ -441,6 +499,31 @@ function indexTools(groupFiles: readonly GroupFile[]): Map<string, KnownTool> {
     if (tool !== null && !known.has(name)) known.set(name, tool);
   }
   return known;
+}
+
+/**
+ * The example requests of each `x-upstream.tools` entry when `text` is an overlay file (its
+ * root has an `x-upstream` field); undefined otherwise. Entries without a valid list have none.
+ */
+function overlayRequests(text: string): Map<string, readonly string[]> | undefined {
+  const root = JSON.parse(text) as Record<string, unknown>;
+  const extension = root['x-upstream'];
+  if (extension === undefined) return undefined;
+  const requests = new Map<string, readonly string[]>();
+  const tools = isObject(extension) ? extension.tools : undefined;
+  if (!isObject(tools)) return requests;
+  for (const [key, value] of Object.entries(tools)) {
+    const list = isObject(value) ? value.example_requests : undefined;
+    requests.set(
+      key,
+      Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : [],
+    );
+  }
+  return requests;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Trimmed, whitespace collapsed, redacted, at most `maxLength` characters. */
@@ -481,20 +564,23 @@ function learnGroup(
     tools: [],
   };
   for (const tool of tools) {
-    const existing = tool.definition.example_requests ?? [];
+    const existing = tool.existing;
     const chosen = chooseExampleRequests(existing, [...tool.messages], { max: maxPerTool });
     report.skipped.duplicate += chosen.duplicates;
     report.skipped.near_duplicate += chosen.nearDuplicates;
     report.skipped.over_cap += chosen.overCap + tool.overflow;
     entry.tools.push({
-      tool: tool.definition.name,
+      tool: tool.name,
       calls: tool.calls,
       added: chosen.added,
       total: existing.length + chosen.added.length,
     });
     if (chosen.added.length === 0) continue;
-    const position = groupFile.positions[tool.index]!;
-    text = setToolExampleRequests(text, position, [...existing, ...chosen.added], style);
+    const requests = [...existing, ...chosen.added];
+    text =
+      tool.position === undefined
+        ? setOverlayExampleRequests(text, tool.name, requests, style)
+        : setToolExampleRequests(text, tool.position, requests, style);
     entry.changed = true;
   }
   if (entry.changed) {

@@ -9,6 +9,10 @@ export interface TranscriptCall {
   /** The text of the latest user message before the assistant turn that made the call. */
   message: string;
   tool: string;
+  /** `pairs` only: the tool's group, as `toolcap mcp --record-pairs` writes it. */
+  group?: string;
+  /** `pairs` only: an upstream MCP tool's own name on its server (`--record-pairs`). */
+  serverTool?: string;
 }
 
 /** What one line holds: the calls it records, or why it was skipped. */
@@ -28,7 +32,8 @@ const ANTHROPIC_ROLES = new Set(['user', 'assistant']);
  * Parses one non-blank line of a transcript file. `openai`: `{"messages": [...]}` as in
  * OpenAI's chat fine-tuning files, calls in assistant `tool_calls[].function.name` (or the
  * older `function_call.name`). `anthropic`: `{"messages": [...]}` with `tool_use` content
- * blocks. `pairs`: `{"message": "...", "tool": "name"}`. A call is paired with the latest
+ * blocks. `pairs`: `{"message": "...", "tool": "name"}`, optionally with `group` and
+ * `server_tool` (what `toolcap mcp --record-pairs` adds). A call is paired with the latest
  * user message before the assistant turn that made it; user turns holding only tool results
  * are not user messages. A tool called twice in one assistant turn counts once. Any problem
  * skips the whole line and is described for the user (which field, what is wrong, the fix).
@@ -71,7 +76,21 @@ function parsePair(value: Record<string, unknown>): ParsedTranscriptLine {
       `"tool" must be the name of the tool the message led to, got ${describeType(value.tool)}`,
     );
   }
-  return { ok: true, calls: [{ message: value.message, tool: value.tool }], unprompted: 0 };
+  const call: TranscriptCall = { message: value.message, tool: value.tool };
+  for (const [field, key] of [
+    ['group', 'group'],
+    ['server_tool', 'serverTool'],
+  ] as const) {
+    const item = value[field];
+    if (item === undefined) continue;
+    if (typeof item !== 'string' || item === '') {
+      return fail(
+        `"${field}" must be a non-empty string (${field === 'group' ? "the tool's group" : "the tool's name on its MCP server"}), got ${describeType(item)}; leave it out when unknown`,
+      );
+    }
+    call[key] = item;
+  }
+  return { ok: true, calls: [call], unprompted: 0 };
 }
 
 function parseOpenAI(messages: unknown[]): ParsedTranscriptLine {

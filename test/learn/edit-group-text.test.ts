@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   detectTextStyle,
   setGroupVersion,
+  setOverlayExampleRequests,
   setToolExampleRequests,
 } from '../../src/migrate/edit-group-text.js';
 
@@ -62,6 +63,74 @@ describe('setToolExampleRequests', () => {
       'tools/0 is not a tool object with fields',
     );
     expect(() => setToolExampleRequests('', 0, ['x'], style)).toThrow('the file is not JSON');
+  });
+});
+
+describe('setOverlayExampleRequests', () => {
+  const overlay = [
+    '{',
+    '  "group": "github",',
+    '  "tools": [],',
+    '  "x-upstream": {',
+    '    "hidden": ["delete_repo"],',
+    '    "tools": {',
+    '      "create_issue": { "title": "Open an issue" }',
+    '    }',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+
+  it('adds an entry for a tool the overlay does not name yet, touching nothing else', () => {
+    expect(setOverlayExampleRequests(overlay, 'search-issues', ['find login bugs'], style)).toBe(
+      [
+        '{',
+        '  "group": "github",',
+        '  "tools": [],',
+        '  "x-upstream": {',
+        '    "hidden": ["delete_repo"],',
+        '    "tools": {',
+        '      "create_issue": { "title": "Open an issue" },',
+        '      "search-issues": {',
+        '        "example_requests": [',
+        '          "find login bugs"',
+        '        ]',
+        '      }',
+        '    }',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('adds the field to an entry on one line, and replaces an existing list in place', () => {
+    const once = setOverlayExampleRequests(overlay, 'create_issue', ['file a bug'], style);
+    expect(once).toContain(
+      '"create_issue": { "title": "Open an issue", "example_requests": ["file a bug"] }',
+    );
+    const twice = setOverlayExampleRequests(
+      once,
+      'create_issue',
+      ['file a bug', 'report a crash'],
+      style,
+    );
+    expect(twice).toContain(
+      '"create_issue": { "title": "Open an issue", "example_requests": ["file a bug", "report a crash"] }',
+    );
+  });
+
+  it('creates "tools" in an empty x-upstream, in the file\'s tabs', () => {
+    const text = '{\n\t"group": "g",\n\t"x-upstream": {}\n}\n';
+    expect(setOverlayExampleRequests(text, 'k', ['m'], { indent: '\t', eol: '\n' })).toBe(
+      '{\n\t"group": "g",\n\t"x-upstream": {\n\t\t"tools": {\n\t\t\t"k": {\n\t\t\t\t"example_requests": [\n\t\t\t\t\t"m"\n\t\t\t\t]\n\t\t\t}\n\t\t}\n\t}\n}\n',
+    );
+  });
+
+  it('refuses an x-upstream.tools that is not an object', () => {
+    expect(() =>
+      setOverlayExampleRequests('{"x-upstream": {"tools": []}}', 'k', ['m'], style),
+    ).toThrow('x-upstream.tools is not an object');
   });
 });
 

@@ -141,4 +141,19 @@ describe('toolcap learn', () => {
       /\n {2}learn {6}add past users' messages to the tools they led to/,
     );
   });
+
+  it('says how to learn for an upstream group that has no overlay file', async () => {
+    const dir = project(
+      `${JSON.stringify({ message: 'draft the notes', tool: 'draft', group: 'gitlab', server: 'gitlab', server_tool: 'draft' })}\n`,
+    );
+    const result = await runCli(['learn', '--from', 'pairs', 'pairs.jsonl'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      [
+        'Skipped 1 tool(s) no group defines: draft (1)',
+        '  Their lines name the groups gitlab, which have no group file here. For an upstream MCP server\'s group, create an overlay file (gitlab_tools.json with "x-upstream": {}) in a --schemas directory, then run learn again; see docs/guide/learning.md.',
+        '',
+      ].join('\n'),
+    );
+  });
 });

@@ -505,4 +505,66 @@ describe('learnFromTranscripts', () => {
     await expect(learn(null as never)).rejects.toMatchObject({ code: 'LEARN_INVALID_OPTIONS' });
     expect(readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8')).toBe(before);
   });
+
+  it("learns pairs of upstream MCP tools into their group's overlay, keyed by the server's name", async () => {
+    const overlay = {
+      ...makeGroup('github', { version: '0.3.0', tools: [] }),
+      'x-upstream': {
+        hidden: ['delete_repo'],
+        tools: { 'search-issues': { example_requests: ['find login bugs'] } },
+      },
+    };
+    const dir = project({ 'schemas/github_tools.json': json(overlay) });
+    const pairs = [
+      // the catalog renamed the server's search-issues; the overlay knows the server's name
+      {
+        message: 'any open bugs about logout?',
+        tool: 'search_issues',
+        group: 'github',
+        server_tool: 'search-issues',
+      },
+      {
+        message: 'open an issue: the build is red',
+        tool: 'create_issue',
+        group: 'github',
+        server_tool: 'create_issue',
+      },
+      {
+        message: 'draft the release notes',
+        tool: 'draft_notes',
+        group: 'gitlab',
+        server_tool: 'draft',
+      },
+      { message: 'add a dentist visit', tool: 'create_event', group: 'calendar' },
+    ];
+    writeFileSync(join(dir, 'p.jsonl'), pairs.map((pair) => JSON.stringify(pair)).join('\n'));
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'p.jsonl', cwd: dir });
+    expect(
+      report.groups.map(({ group, old_version, new_version, written }) => ({
+        group,
+        old_version,
+        new_version,
+        written,
+      })),
+    ).toEqual([
+      { group: 'calendar', old_version: '1.2.0', new_version: '1.2.1', written: true },
+      { group: 'github', old_version: '0.3.0', new_version: '0.3.1', written: true },
+    ]);
+    expect(report.groups[1]?.tools).toEqual([
+      { tool: 'search-issues', calls: 1, added: ['any open bugs about logout?'], total: 2 },
+      { tool: 'create_issue', calls: 1, added: ['open an issue: the build is red'], total: 1 },
+    ]);
+    // a group with no file here: reported with the group its line named
+    expect(report.unknown_tools).toEqual([{ tool: 'draft_notes', calls: 1, group: 'gitlab' }]);
+    expect(readGroup(dir, 'github')['x-upstream']).toEqual({
+      hidden: ['delete_repo'],
+      tools: {
+        'search-issues': { example_requests: ['find login bugs', 'any open bugs about logout?'] },
+        create_issue: { example_requests: ['open an issue: the build is red'] },
+      },
+    });
+    // the overlay still loads, and its example requests are what the gateway would index
+    const registry = await loadRegistry({ dirs: ['schemas'], cwd: dir });
+    expect(registry.diagnostics.filter((problem) => problem.severity === 'error')).toEqual([]);
+  });
 });

@@ -208,6 +208,25 @@ describe('parseTranscriptLine: pairs', () => {
     });
   });
 
+  it('keeps the group and the server tool that toolcap mcp --record-pairs writes', () => {
+    expect(
+      parseTranscriptLine(
+        line({
+          message: 'sum 2 and 3',
+          tool: 'beta_add',
+          group: 'beta',
+          server: 'beta',
+          server_tool: 'add',
+        }),
+        'pairs',
+      ),
+    ).toEqual({
+      ok: true,
+      calls: [{ message: 'sum 2 and 3', tool: 'beta_add', group: 'beta', serverTool: 'add' }],
+      unprompted: 0,
+    });
+  });
+
   it.each([
     ['"just text"', /^expected a JSON object \{"message": \.\.\., "tool": \.\.\.\}, got a string$/],
     [
@@ -218,6 +237,14 @@ describe('parseTranscriptLine: pairs', () => {
     [
       line({ text: 'hi', tool: 'x' }),
       /^"message" must be a string \(the user's message\), got nothing$/,
+    ],
+    [
+      line({ message: 'hi', tool: 'x', group: 3 }),
+      /^"group" must be a non-empty string \(the tool's group\), got a number; leave it out when unknown$/,
+    ],
+    [
+      line({ message: 'hi', tool: 'x', server_tool: '' }),
+      /^"server_tool" must be a non-empty string \(the tool's name on its MCP server\), got /,
     ],
     [
       line({ messages: [] }),

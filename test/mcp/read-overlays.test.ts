@@ -36,6 +36,16 @@ describe('readOverlays', () => {
     expect(reading.overlays.has('other')).toBe(false);
   });
 
+  it('reads example requests of an override, dropping repeats', async () => {
+    const reading = await read({
+      tools: { echo: { example_requests: ['say hi back', 'Say  hi back', 'repeat after me'] } },
+    });
+    expect(reading.problems).toEqual([]);
+    expect(reading.overlays.get('alpha')?.tools.get('echo')).toEqual({
+      example_requests: ['say hi back', 'repeat after me'],
+    });
+  });
+
   it.each([
     [
       'a list',
@@ -51,22 +61,37 @@ describe('readOverlays', () => {
     [
       'tools as a list',
       { tools: [] },
-      'x-upstream.tools must map tool names to {"title", "description"} overrides',
+      'x-upstream.tools must map tool names to {"title", "description", "example_requests"} overrides',
     ],
     [
       'an override that is no object',
       { tools: { echo: 'x' } },
-      'x-upstream.tools.echo must be an object with "title" and/or "description"',
+      'x-upstream.tools.echo must be an object with "title", "description" and/or "example_requests"',
     ],
     [
       'an unknown override field',
       { tools: { echo: { name: 'x' } } },
-      'x-upstream.tools.echo.name is not a tool override; use title or description',
+      'x-upstream.tools.echo.name is not a tool override; use title, description, example_requests',
     ],
     [
       'an empty description',
       { tools: { echo: { description: ' ' } } },
       'x-upstream.tools.echo.description must be a non-empty string',
+    ],
+    [
+      'example requests that are not a list of strings',
+      { tools: { echo: { example_requests: 'say hi' } } },
+      'x-upstream.tools.echo.example_requests must be a list of non-empty strings: user messages the tool serves, such as ["what is on my calendar tomorrow?"]',
+    ],
+    [
+      'an example request longer than the limit',
+      { tools: { echo: { example_requests: ['x'.repeat(501)] } } },
+      'tool "echo": example_requests/0 is 501 characters, longer than 500 (limits.maxExampleRequestLength); shorten it to the part that says what the user wants',
+    ],
+    [
+      'more example requests than the limit',
+      { tools: { echo: { example_requests: Array.from({ length: 51 }, (_, i) => `say ${i}`) } } },
+      'tool "echo": example_requests has 51 entries, more than 50 (limits.maxExampleRequests); keep the most varied ones',
     ],
   ])('reports %s with the file, position and field', async (_label, extension, message) => {
     const reading = await read(extension);

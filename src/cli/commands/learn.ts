@@ -133,6 +133,13 @@ function printReport(io: CliIo, report: LearnReport): void {
     io.stderr(
       `${style.yellow(`Skipped ${report.unknown_tools.length} tool(s) no group defines`)}: ${shown}${more}\n`,
     );
+    const groups = [...new Set(report.unknown_tools.flatMap((entry) => entry.group ?? []))];
+    if (groups.length > 0) {
+      // pairs recorded by the gateway name the group: an upstream group needs an overlay file
+      io.stderr(
+        `  Their lines name the groups ${groups.slice(0, 5).join(', ')}${groups.length > 5 ? ', ...' : ''}, which have no group file here. For an upstream MCP server's group, create an overlay file (${groups[0]}_tools.json with "x-upstream": {}) in a --schemas directory, then run learn again; see docs/guide/learning.md.\n`,
+      );
+    }
   }
   if (report.problem_count > 0) {
     io.stderr(`${style.yellow(`Skipped ${report.problem_count} line(s)`)}:\n`);

@@ -16,6 +16,7 @@ import { errorMessage } from '../../util/error-message.js';
 import type { RegistryWatcher } from '../../watch/watch-registry.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CliIo } from '../io.js';
+import { openPairRecorder, type PairRecorder } from '../pair-recorder.js';
 import type { ParsedArgs } from '../parse-cli-args.js';
 import {
   keyValuePairs,
@@ -65,6 +66,10 @@ ${EXECUTION_OPTIONS_USAGE}
                            notifications/tools/list_changed; each reload prints its warnings,
                            a broken edit keeps the previous tools and prints its errors
   --call-timeout MS        limit of a forwarded call (default 60000)
+  --record-pairs FILE      with --expose selected or search: append a line to FILE for each
+                           tool a session calls after find_tools returned it ({"message": the
+                           query, "tool", "group", ...}); toolcap learn --from pairs FILE adds
+                           them to the tools' example requests
   --http HOST:PORT         serve Streamable HTTP at http://HOST:PORT/mcp (plus /healthz and
                            /readyz) instead of stdio; a non-loopback HOST needs TOOLCAP_MCP_TOKEN
   --stateless              with --http: no sessions, so any replica answers any request
@@ -99,6 +104,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       'allow-origin': { type: 'string', multiple: true },
       'allow-host': { type: 'string', multiple: true },
       'max-message-bytes': { type: 'string' },
+      'record-pairs': { type: 'string' },
     },
     { min: 0, max: 0, names: 'none' },
   );
@@ -110,6 +116,17 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const upstreamFile = optionalString(values.upstream);
   const upstreams = upstreamFile === undefined ? [] : await readUpstreams(upstreamFile, io);
   const semantic = await cliSemanticOptions('mcp', values, io);
+  const pairsFile = optionalString(values['record-pairs']);
+  if (pairsFile !== undefined && expose === 'all') {
+    throw new CliUsageError(
+      '--record-pairs records the tools found with find_tools, which only --expose selected or --expose search offer',
+      'mcp',
+    );
+  }
+  const recorder: PairRecorder | undefined =
+    pairsFile === undefined
+      ? undefined
+      : await openPairRecorder(pairsFile, resolve(io.cwd, pairsFile), io);
 
   const schemas = stringList(values.schemas);
   // a gateway of upstreams alone needs no ./schemas: do not report it missing
@@ -166,6 +183,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
       onEvent: (event) => {
         if (event.type === 'upstream') upstreamStates.set(event.status.name, event.status.state);
+        if (event.type === 'found-tool-called') recorder?.record(event);
         log(event);
       },
     });
@@ -215,6 +233,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     await endpoint?.close();
     await gateway?.close();
     await watcher?.close();
+    await recorder?.close();
   }
   return 0;
 }
@@ -353,6 +372,8 @@ function createEventLog(io: CliIo): (event: GatewayEvent) => void {
       case 'overlay-rejected':
         io.stderr('toolcap mcp: an overlay edit has errors; still serving the previous tools\n');
         for (const problem of event.problems) io.stderr(`  ${problem}\n`);
+        return;
+      case 'found-tool-called':
         return;
       case 'catalog': {
         const lines = [

@@ -60,6 +60,8 @@ export function buildUpstreamGroup(input: {
   const used = { hidden: new Set<string>(), tools: new Set<string>() };
   /** The server's names of the tools the overlay hides. */
   const hiddenTools = new Set<string>();
+  /** The overlay's example requests by the server's tool name (set after conversion). */
+  const exampleRequests = new Map<string, readonly string[]>();
   const entries: unknown[] = [];
   for (const entry of listing.tools) {
     const rawName = toolName(entry);
@@ -72,7 +74,9 @@ export function buildUpstreamGroup(input: {
       const override = overlay.tools.get(key);
       if (override !== undefined) {
         used.tools.add(key);
-        entries.push({ ...(entry as object), ...override });
+        const { example_requests: requests, ...fields } = override;
+        if (requests !== undefined) exampleRequests.set(rawName, requests);
+        entries.push({ ...(entry as object), ...fields });
         continue;
       }
     }
@@ -105,6 +109,10 @@ export function buildUpstreamGroup(input: {
       .map((tool) => tool.name),
   );
   const tools = converted.filter((tool) => !hiddenNames.has(tool.name));
+  for (const tool of tools) {
+    const requests = exampleRequests.get(tool['x-original-name'] ?? tool.name);
+    if (requests !== undefined) tool.example_requests = [...requests];
+  }
   for (const warning of imported.warnings) {
     // renames are reported as such; categories do not change what the gateway serves; a hidden
     // tool's conversion does not matter

@@ -24,6 +24,7 @@ import {
   createGatewaySession,
   type ExposeMode,
   FIND_TOOLS,
+  type FoundToolCall,
   type GatewaySession,
   listTools,
   MAX_FIND_LIMIT,
@@ -85,7 +86,12 @@ export type GatewayEvent =
   | { type: 'catalog'; summary: CatalogSummary }
   | { type: 'overlay-rejected'; problems: readonly string[] }
   /** `find_tools` fell back to words alone: the semantic scorer failed (the embedder's error). */
-  | { type: 'semantic-failed'; message: string };
+  | { type: 'semantic-failed'; message: string }
+  /**
+   * A session called a tool that its `find_tools` search had returned: the query and the tool
+   * make a `{"message", "tool"}` pair for `toolcap learn --from pairs`.
+   */
+  | ({ type: 'found-tool-called' } & FoundToolCall);
 
 /** The catalog in numbers and notes. */
 export interface CatalogSummary {
@@ -354,6 +360,10 @@ class ToolGateway implements Gateway, SessionHost {
   semanticFailed(message: string): void {
     this.#semanticRetryAt = Date.now() + SEMANTIC_RETRY_MS;
     this.#emit({ type: 'semantic-failed', message });
+  }
+
+  foundToolCalled(call: FoundToolCall): void {
+    this.#emit({ type: 'found-tool-called', ...call });
   }
 
   semanticAvailable(): boolean {

@@ -53,6 +53,19 @@ export interface SessionHost {
   semanticAvailable(): boolean;
   /** Registers a listener for catalog swaps; returns its removal. */
   subscribe(listener: () => void): () => void;
+  /** A session called a tool that one of its `find_tools` searches had returned. */
+  foundToolCalled(call: FoundToolCall): void;
+}
+
+/** A tool a session called after `find_tools` returned it: what `toolcap learn` learns from. */
+export interface FoundToolCall {
+  /** The `find_tools` query (the latest of the session's searches that returned the tool). */
+  query: string;
+  /** The tool's catalog name, as called. */
+  tool: string;
+  group: string;
+  /** For an upstream tool, its server and the server's own name of it. */
+  upstream?: UpstreamRoute;
 }
 
 /** One session's server and its teardown. */
@@ -131,6 +144,22 @@ export function createGatewaySession(
     },
   );
   const found = new Set<string>();
+  /** The tools the latest `find_tools` search returned, each with its query until called. */
+  const queries = new Map<string, string>();
+  const noteCall = (catalog: Catalog, name: string) => {
+    const query = queries.get(name);
+    if (query === undefined) return;
+    queries.delete(name);
+    const tool = catalog.registry.get(name);
+    if (tool === undefined) return;
+    const route = catalog.routes.get(name);
+    host.foundToolCalled({
+      query,
+      tool: name,
+      group: tool.group,
+      ...(route === undefined ? {} : { upstream: route }),
+    });
+  };
   const sessionContext = (): ToolContext => {
     const reading = readContext(
       server.getClientCapabilities()?.experimental,
@@ -165,6 +194,12 @@ export function createGatewaySession(
             options.stateless,
             extra.signal,
           );
+          // a search replaces the candidates of the one before: the tool called next is most
+          // likely what the latest search was for
+          if (!options.stateless && result.names.length > 0) {
+            queries.clear();
+            for (const name of result.names) queries.set(name, result.query);
+          }
           if (result.added && !options.stateless) void server.sendToolListChanged().catch(() => {});
           return result.result;
         }
@@ -177,11 +212,13 @@ export function createGatewaySession(
               unknownToolMessage(catalog, call.name, context, host),
             );
           }
+          noteCall(catalog, call.name);
           return runTool(host, catalog, call.name, call.arguments, context, extra.signal);
         }
         if (!catalog.registry.has(name)) {
           throw new ProtocolError(-32602, unknownToolMessage(catalog, name, context, host));
         }
+        noteCall(catalog, name);
         return runTool(host, catalog, name, params.arguments, context, extra.signal);
       }
       default:
@@ -279,7 +316,7 @@ async function findTools(
   found: Set<string>,
   stateless: boolean,
   signal: AbortSignal,
-): Promise<{ result: CallToolResult; added: boolean }> {
+): Promise<{ result: CallToolResult; added: boolean; query: string; names: string[] }> {
   const args = (input ?? {}) as { query?: unknown; limit?: unknown };
   if (typeof args !== 'object' || typeof args.query !== 'string' || args.query.trim() === '') {
     return {
@@ -288,6 +325,8 @@ async function findTools(
         `Invalid input for tool "${FIND_TOOLS}": "query" must be a non-empty string saying what you want to do, e.g. {"query": "create a calendar event"}.`,
       ),
       added: false,
+      query: '',
+      names: [],
     };
   }
   const limit =
@@ -305,6 +344,8 @@ async function findTools(
         `Invalid input for tool "${FIND_TOOLS}": "limit" must be an integer from 1 to ${MAX_FIND_LIMIT}.`,
       ),
       added: false,
+      query: '',
+      names: [],
     };
   }
   const query = args.query.slice(0, 1_000);
@@ -330,10 +371,12 @@ async function findTools(
     )
     .slice(0, limit);
   const tools = [];
+  const names: string[] = [];
   let added = false;
   for (const result of results) {
     const entry = host.translations.get(catalog, result.tool);
     if (typeof entry === 'string') continue;
+    names.push(result.name);
     const route = catalog.routes.get(result.name);
     tools.push({
       name: entry.name,
@@ -362,6 +405,8 @@ async function findTools(
       structuredContent: structured,
     },
     added,
+    query: query.trim(),
+    names,
   };
 }
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
+import type { LoadLimits } from '../../format/limits.js';
 import type { Diagnostic, GroupSelection, RegisteredGroup } from '../../format/types.js';
+import { checkExampleRequests } from '../../load/check-example-requests.js';
 import { type JsonDocument, parseJsonDocument } from '../../load/parse-json-document.js';
 import type { Registry } from '../../toolcap/registry.js';
 import { errorMessage } from '../../util/error-message.js';
@@ -12,6 +14,8 @@ export const OVERLAY_FIELD = 'x-upstream';
 export interface ToolOverride {
   title?: string;
   description?: string;
+  /** User messages the tool serves, indexed for `find_tools` and selection (repeats dropped). */
+  example_requests?: readonly string[];
 }
 
 /**
@@ -42,7 +46,7 @@ export interface OverlayReading {
 }
 
 const FIELDS = ['hidden', 'pinned', 'tools'];
-const TOOL_FIELDS = ['title', 'description'];
+const TOOL_FIELDS = ['title', 'description', 'example_requests'];
 
 /**
  * Finds the overlays among a registry's groups: every group named like one of `upstreamGroups`.
@@ -69,7 +73,7 @@ export function readOverlays(
       );
       continue;
     }
-    const reader = new OverlayReader(file, diagnostics);
+    const reader = new OverlayReader(file, diagnostics, registry.settings.limits);
     const extension = group.file === undefined ? undefined : reader.readExtension(group.file);
     overlays.set(group.group, reader.build(group, extension));
   }
@@ -128,11 +132,13 @@ function problemText(diagnostic: Diagnostic): string {
 class OverlayReader {
   readonly #file: string;
   readonly #problems: Diagnostic[];
+  readonly #limits: LoadLimits;
   #document: JsonDocument | undefined;
 
-  constructor(file: string, problems: Diagnostic[]) {
+  constructor(file: string, problems: Diagnostic[], limits: LoadLimits) {
     this.#file = file;
     this.#problems = problems;
+    this.#limits = limits;
   }
 
   readExtension(path: string): unknown {
@@ -193,12 +199,15 @@ class OverlayReader {
     const tools = extension.tools;
     if (tools === undefined) return overlay;
     if (!isObject(tools)) {
-      this.#fail(`${base}/tools`, 'must map tool names to {"title", "description"} overrides');
+      this.#fail(
+        `${base}/tools`,
+        'must map tool names to {"title", "description", "example_requests"} overrides',
+      );
       return overlay;
     }
     for (const [name, value] of Object.entries(tools)) {
       const pointer = `${base}/tools/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      const override = this.#override(value, pointer);
+      const override = this.#override(value, pointer, name);
       if (override !== undefined) overlay.tools.set(name, override);
     }
     return overlay;
@@ -213,24 +222,62 @@ class OverlayReader {
     return [...new Set(value as string[])];
   }
 
-  #override(value: unknown, pointer: string): ToolOverride | undefined {
+  #override(value: unknown, pointer: string, name: string): ToolOverride | undefined {
     if (!isObject(value)) {
-      this.#fail(pointer, 'must be an object with "title" and/or "description"');
+      this.#fail(
+        pointer,
+        'must be an object with "title", "description" and/or "example_requests"',
+      );
       return undefined;
     }
     const override: ToolOverride = {};
     for (const [key, item] of Object.entries(value)) {
       if (!TOOL_FIELDS.includes(key)) {
-        this.#fail(`${pointer}/${key}`, `is not a tool override; use ${TOOL_FIELDS.join(' or ')}`);
+        this.#fail(`${pointer}/${key}`, `is not a tool override; use ${TOOL_FIELDS.join(', ')}`);
+        continue;
+      }
+      if (key === 'example_requests') {
+        const requests = this.#exampleRequests(item, pointer, name);
+        if (requests !== undefined) override.example_requests = requests;
         continue;
       }
       if (typeof item !== 'string' || item.trim() === '') {
         this.#fail(`${pointer}/${key}`, 'must be a non-empty string');
         continue;
       }
-      override[key as keyof ToolOverride] = item;
+      override[key as 'title' | 'description'] = item;
     }
     return override;
+  }
+
+  /** The example requests of a tool override, checked as a tool's own (repeats dropped). */
+  #exampleRequests(value: unknown, pointer: string, name: string): string[] | undefined {
+    const field = `${pointer}/example_requests`;
+    if (
+      !Array.isArray(value) ||
+      value.some((item) => typeof item !== 'string' || item.trim() === '')
+    ) {
+      this.#fail(
+        field,
+        'must be a list of non-empty strings: user messages the tool serves, such as ["what is on my calendar tomorrow?"]',
+      );
+      return undefined;
+    }
+    const checked = checkExampleRequests(
+      value as string[],
+      pointer,
+      `tool "${name}"`,
+      this.#limits,
+    );
+    let valid = true;
+    for (const problem of checked.problems) {
+      if (problem.severity !== 'error') continue;
+      valid = false;
+      // the message names the tool and the entry; the pointer says where in the file
+      const position = this.#document?.locate(problem.pointer);
+      this.#problems.push(overlayProblem(this.#file, problem.pointer, problem.message, position));
+    }
+    return valid ? [...checked.kept] : undefined;
   }
 
   #fail(pointer: string, problem: string): void {
