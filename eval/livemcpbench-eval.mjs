@@ -26,9 +26,10 @@ const DATA = join(dirname(fileURLToPath(import.meta.url)), 'data/livemcpbench');
  * Imports each server into its own keyword group (TF-IDF keywords against the other servers,
  * names made valid and unique across groups, in file order), writes the group files into a
  * temporary directory and loads it. Returns the registry, the tasks with their tools mapped to
- * registry names, and how many task tools were renamed by the import.
+ * registry names, and how many task tools were renamed by the import. `exampleRequests` (a map
+ * from `SERVER/TOOL` to strings) gives the tools `example_requests`, as a deployment would.
  */
-export async function loadLiveMcpBench(library) {
+export async function loadLiveMcpBench(library, { exampleRequests } = {}) {
   const { importToolList, keywordDocument, toGroupName, loadRegistry } = library;
   const servers = JSON.parse(readFileSync(join(DATA, 'tools.json'), 'utf8'));
   const sources = [];
@@ -67,7 +68,13 @@ export async function loadLiveMcpBench(library) {
       for (const tool of source.entries) {
         names.set(`${source.key}/${tool.name}`, renamed.get(tool.name) ?? tool.name);
       }
-      for (const tool of imported.document.tools) reserved.add(tool.name);
+      for (const tool of imported.document.tools) {
+        reserved.add(tool.name);
+        const requests = exampleRequests?.get(
+          `${source.key}/${tool['x-original-name'] ?? tool.name}`,
+        );
+        if (requests !== undefined) tool.example_requests = requests;
+      }
       writeFileSync(
         join(dir, `${source.group}_tools.json`),
         `${JSON.stringify(imported.document, null, 2)}\n`,
@@ -149,4 +156,13 @@ export function measureTasks(registry, tasks, options) {
     needed,
     steps,
   };
+}
+
+/**
+ * The example requests of `example-requests.json` (five per tool, written from the tool
+ * descriptions alone; see SOURCE.md), as the map `loadLiveMcpBench` takes.
+ */
+export function readExampleRequests() {
+  const entries = JSON.parse(readFileSync(join(DATA, 'example-requests.json'), 'utf8'));
+  return new Map(Object.entries(entries));
 }

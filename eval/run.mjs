@@ -22,6 +22,7 @@ import {
   isDevelopmentTask,
   loadLiveMcpBench,
   measureTasks,
+  readExampleRequests,
   taskBatch,
 } from './livemcpbench-eval.mjs';
 import { learnToolE, measureToolE, toolETestSplit } from './toole-eval.mjs';
@@ -216,12 +217,20 @@ const fmt = (value) => (value === undefined ? '-' : value.toFixed(3));
     ['held out, first batch', heldOut.filter((task) => taskBatch(task) === 1)],
     ['held out, second batch', heldOut.filter((task) => taskBatch(task) === 2)],
   ];
-  for (const [label, options, subsets] of [
-    ['select maxTools 20 (defaults)', { maxTools: 20 }, sides],
-    ['select recommended (relevance k 20)', RECOMMENDED, [...sides, ...batches]],
+  // the same tools with five example requests each, written from the tool descriptions alone
+  const withExamples = await loadLiveMcpBench(library, { exampleRequests: readExampleRequests() });
+  for (const [label, options, subsets, catalog] of [
+    ['select maxTools 20 (defaults)', { maxTools: 20 }, sides, registry],
+    ['select recommended (relevance k 20)', RECOMMENDED, [...sides, ...batches], registry],
+    [
+      'select recommended + 5 example requests per tool',
+      RECOMMENDED,
+      [...sides, ...batches],
+      withExamples.registry,
+    ],
   ])
     for (const [side, subset] of subsets) {
-      const result = measureTasks(registry, subset, options);
+      const result = measureTasks(catalog, subset, options);
       rows.push({
         dataset: `LiveMCPBench ${side} (${subset.length})`,
         system: label,

@@ -55,4 +55,27 @@ describe('the eval data for toolcap learn', () => {
       for (const tool of task.tools) expect(known.has(tool), `${task.id} ${tool}`).toBe(true);
     }
   });
+
+  it('the LiveMCPBench example requests give every tool five distinct requests', () => {
+    const servers = JSON.parse(
+      readFileSync(join(EVAL, 'data/livemcpbench/tools.json'), 'utf8'),
+    ) as { tools?: Record<string, { tools?: { name: string }[] }> }[];
+    const known = servers.flatMap((server) =>
+      Object.entries(server.tools ?? {}).flatMap(([key, entry]) =>
+        (entry.tools ?? []).map((tool) => `${key}/${tool.name}`),
+      ),
+    );
+    const requests = JSON.parse(
+      readFileSync(join(EVAL, 'data/livemcpbench/example-requests.json'), 'utf8'),
+    ) as Record<string, string[]>;
+    expect(Object.keys(requests).sort()).toEqual([...new Set(known)].sort());
+    for (const [tool, list] of Object.entries(requests)) {
+      expect(list, tool).toHaveLength(5);
+      expect(new Set(list).size, tool).toBe(5);
+      for (const request of list) {
+        expect(request.trim().length, tool).toBeGreaterThan(0);
+        expect(request.length, tool).toBeLessThanOrEqual(200);
+      }
+    }
+  });
 });
