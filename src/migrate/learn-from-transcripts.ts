@@ -1,23 +1,19 @@
 import { createReadStream } from 'node:fs';
-import { rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import compare from 'semver/functions/compare.js';
-import inc from 'semver/functions/inc.js';
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { type LoadLimits, resolveLoadLimits } from '../format/limits.js';
-import type { Diagnostic, ToolGroupDefinition } from '../format/types.js';
-import { listGroupFiles } from '../load/list-group-files.js';
-import { checkGroupText, readGroupFileText } from '../load/read-group-file.js';
+import type { Diagnostic } from '../format/types.js';
 import { errorMessage } from '../util/error-message.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
-import { chooseExampleRequests } from './choose-example-requests.js';
 import {
-  detectTextStyle,
-  setGroupVersion,
-  setOverlayExampleRequests,
-  setToolExampleRequests,
-} from './edit-group-text.js';
+  addExampleRequests,
+  type EditableGroupFile,
+  indexTools,
+  type RequestTarget,
+  readGroupFiles,
+  writeEditedGroup,
+} from './example-request-files.js';
 import {
   parseTranscriptLine,
   TRANSCRIPT_FORMATS,
@@ -132,32 +128,8 @@ const MAX_REPORTED_PROBLEMS = 100;
 const MAX_CANDIDATES_PER_TOOL = 5_000;
 const BYTE_ORDER_MARK = '\uFEFF';
 
-interface GroupFile {
-  file: string;
-  display: string;
-  text: string;
-  group: ToolGroupDefinition;
-  /** Index of each tool of `group.tools` in the file's `tools` array. */
-  positions: number[];
-  /** `code pointer` of each error the file has (a skipped tool's), which an edit may keep. */
-  errors: ReadonlySet<string>;
-  /**
-   * For an overlay of an upstream MCP server's group (a file with an `x-upstream` field): the
-   * example requests each tool entry of `x-upstream.tools` has, by the entry's key.
-   */
-  overlay?: Map<string, readonly string[]>;
-}
-
-interface KnownTool {
-  owner: GroupFile;
-  /** Order within the owner: the file order of its tools, then overlay entries as first called. */
-  order: number;
-  /** The tool's name, or for an overlay its key in `x-upstream.tools`. */
-  name: string;
-  /** The example requests the tool has now. */
-  existing: readonly string[];
-  /** The tool's index in the file's `tools` array; undefined for an overlay entry. */
-  position: number | undefined;
+/** A tool learning may add to, with what the transcripts said about it. */
+interface KnownTool extends RequestTarget {
   calls: number;
   /** Distinct candidate messages in the order first seen. */
   messages: Set<string>;
@@ -185,7 +157,7 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
 
   const diagnostics: Diagnostic[] = [];
   const groupFiles = await readGroupFiles(options.schemas ?? ['schemas'], cwd, limits, diagnostics);
-  const known = indexTools(groupFiles);
+  const known = indexTools(groupFiles, (target) => withCounters(target));
   const overlays = new Map(
     groupFiles.flatMap((file) => (file.overlay === undefined ? [] : [[file.group.group, file]])),
   );
@@ -202,16 +174,14 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     const id = `${owner.group.group}\u0000${key}`;
     let tool = overlayTools.get(id);
     if (tool === undefined) {
-      tool = {
+      tool = withCounters({
         owner,
         order: owner.positions.length + overlayTools.size,
         name: key,
         existing: owner.overlay.get(key) ?? [],
         position: undefined,
-        calls: 0,
-        messages: new Set(),
-        overflow: 0,
-      };
+        definition: undefined,
+      });
       overlayTools.set(id, tool);
     }
     return tool;
@@ -279,7 +249,7 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     .sort((a, b) => b.calls - a.calls || compareText(a.tool, b.tool));
 
   // groups in catalog order, each tool in file order
-  const byGroup = new Map<GroupFile, KnownTool[]>();
+  const byGroup = new Map<EditableGroupFile, KnownTool[]>();
   for (const tool of [...new Set(known.values()), ...overlayTools.values()]) {
     if (tool.calls === 0) continue;
     const list = byGroup.get(tool.owner);
@@ -290,103 +260,32 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     const tools = byGroup.get(groupFile);
     if (tools === undefined) continue;
     tools.sort((a, b) => a.order - b.order);
-    const learned = learnGroup(groupFile, tools, maxPerTool, report);
-    if (learned.entry.changed) {
-      try {
-        // a dry run checks the edit too, so it reports what a real run would do
-        checkEditedText(groupFile, learned.text, limits);
-        if (!dryRun) {
-          await replaceFile(groupFile.file, learned.text);
-          learned.entry.written = true;
-        }
-      } catch (error) {
-        learned.entry.error = errorMessage(error);
-      }
+    const edited = addExampleRequests(
+      groupFile,
+      tools.map((tool) => ({ target: tool, candidates: [...tool.messages] })),
+      maxPerTool,
+    );
+    const outcome = await writeEditedGroup(groupFile, edited, limits, dryRun);
+    const entry: LearnedGroup = {
+      group: groupFile.group.group,
+      file: groupFile.display,
+      old_version: edited.oldVersion,
+      new_version: edited.newVersion,
+      changed: edited.changed,
+      written: outcome.written,
+      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      tools: [],
+    };
+    for (const { target, chosen, total } of edited.tools) {
+      const tool = target as KnownTool;
+      report.skipped.duplicate += chosen.duplicates;
+      report.skipped.near_duplicate += chosen.nearDuplicates;
+      report.skipped.over_cap += chosen.overCap + tool.overflow;
+      entry.tools.push({ tool: tool.name, calls: tool.calls, added: chosen.added, total });
     }
-    report.groups.push(learned.entry);
+    report.groups.push(entry);
   }
   return report;
-}
-
-/** Path relative to `cwd` when the file is inside it; absolute otherwise. */
-function displayPath(file: string, cwd: string): string {
-  const path = relative(cwd, file);
-  return path !== '' && !path.startsWith('..') && !isAbsolute(path) ? path : file;
-}
-
-/**
- * The valid group files under `dirs`, in catalog order, one per group: the highest version, as
- * the loader picks without pins. Errors of the other files go to `problems`.
- */
-async function readGroupFiles(
-  dirs: readonly string[],
-  cwd: string,
-  limits: LoadLimits,
-  problems: Diagnostic[],
-): Promise<GroupFile[]> {
-  const files: string[] = [];
-  const seen = new Set<string>();
-  for (const dir of dirs) {
-    const absolute = resolve(cwd, dir);
-    let isDirectory = false;
-    try {
-      isDirectory = (await stat(absolute)).isDirectory();
-    } catch {
-      isDirectory = false;
-    }
-    if (!isDirectory) {
-      throw new ToolcapError(
-        'LEARN_NO_GROUP_FILES',
-        `schema directory ${displayPath(absolute, cwd)} does not exist or is not a directory; pass the directory of your *_tools.json files with --schemas DIR`,
-      );
-    }
-    for (const file of await listGroupFiles(absolute)) {
-      if (!seen.has(file)) files.push(file);
-      seen.add(file);
-    }
-  }
-  if (files.length === 0) {
-    throw new ToolcapError(
-      'LEARN_NO_GROUP_FILES',
-      `no *_tools.json files in ${dirs.join(', ')}; pass the directory of your group files with --schemas DIR`,
-    );
-  }
-  const valid: GroupFile[] = [];
-  const highest = new Map<string, GroupFile>();
-  for (const file of files) {
-    const label = displayPath(file, cwd);
-    const read = readGroupFileText(file, limits, label);
-    if ('diagnostic' in read) {
-      problems.push(read.diagnostic);
-      continue;
-    }
-    const text = read.text.startsWith(BYTE_ORDER_MARK) ? read.text.slice(1) : read.text;
-    const checked = checkGroupText(text, label, { limits, fileName: basename(file) });
-    const errors = checked.diagnostics.filter((problem) => problem.severity === 'error');
-    problems.push(...errors);
-    const validation = checked.validation;
-    if (validation?.group === undefined) continue;
-    const group = validation.group;
-    const positions = validation.toolPointers.map((pointer) =>
-      Number(pointer.slice('/tools/'.length)),
-    );
-    const overlay = group.tools.length === 0 ? overlayRequests(text) : undefined;
-    const entry: GroupFile = {
-      file,
-      display: label,
-      text: read.text,
-      group,
-      positions,
-      errors: new Set(errors.map(errorKey)),
-      ...(overlay === undefined ? {} : { overlay }),
-    };
-    valid.push(entry);
-    const previous = highest.get(group.group);
-    if (previous === undefined || compare(group.version, previous.group.version) > 0) {
-      highest.set(group.group, entry);
-    }
-  }
-  return valid.filter((entry) => highest.get(entry.group.group) === entry);
 }
 
 /** The options `learnFromTranscripts` knows, and the shape each must have. */
@@ -467,63 +366,8 @@ function checkOptions(options: LearnOptions, limits: LoadLimits): number {
   return max;
 }
 
-/** Tools by name, plus by `x-original-name` (the name before `toolcap import` converted it). */
-function indexTools(groupFiles: readonly GroupFile[]): Map<string, KnownTool> {
-  const known = new Map<string, KnownTool>();
-  const originals = new Map<string, KnownTool | null>();
-  for (const owner of groupFiles) {
-    const raw = JSON.parse(owner.text.replace(/^\uFEFF/, '')) as { tools: unknown[] };
-    owner.group.tools.forEach((definition, index) => {
-      // the loader keeps the first of two tools with one name; so does learning
-      if (known.has(definition.name)) return;
-      const tool: KnownTool = {
-        owner,
-        order: index,
-        name: definition.name,
-        existing: definition.example_requests ?? [],
-        position: owner.positions[index],
-        calls: 0,
-        messages: new Set(),
-        overflow: 0,
-      };
-      known.set(definition.name, tool);
-      const entry = raw.tools[owner.positions[index]!] as Record<string, unknown>;
-      const original = entry['x-original-name'];
-      if (typeof original === 'string' && original !== definition.name) {
-        // an original name two tools share identifies neither
-        originals.set(original, originals.has(original) ? null : tool);
-      }
-    });
-  }
-  for (const [name, tool] of originals) {
-    if (tool !== null && !known.has(name)) known.set(name, tool);
-  }
-  return known;
-}
-
-/**
- * The example requests of each `x-upstream.tools` entry when `text` is an overlay file (its
- * root has an `x-upstream` field); undefined otherwise. Entries without a valid list have none.
- */
-function overlayRequests(text: string): Map<string, readonly string[]> | undefined {
-  const root = JSON.parse(text) as Record<string, unknown>;
-  const extension = root['x-upstream'];
-  if (extension === undefined) return undefined;
-  const requests = new Map<string, readonly string[]>();
-  const tools = isObject(extension) ? extension.tools : undefined;
-  if (!isObject(tools)) return requests;
-  for (const [key, value] of Object.entries(tools)) {
-    const list = isObject(value) ? value.example_requests : undefined;
-    requests.set(
-      key,
-      Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : [],
-    );
-  }
-  return requests;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+function withCounters(target: RequestTarget): KnownTool {
+  return { ...target, calls: 0, messages: new Set(), overflow: 0 };
 }
 
 /** Trimmed, whitespace collapsed, redacted, at most `maxLength` characters. */
@@ -543,98 +387,6 @@ function cleanMessage(
   // a word boundary unless that throws away most of the text
   const kept = space > maxLength / 2 ? head.slice(0, space) : head;
   return { text: `${kept.trimEnd()}…`, truncated: true };
-}
-
-function learnGroup(
-  groupFile: GroupFile,
-  tools: readonly KnownTool[],
-  maxPerTool: number,
-  report: LearnReport,
-): { entry: LearnedGroup; text: string } {
-  const bom = groupFile.text.startsWith(BYTE_ORDER_MARK) ? BYTE_ORDER_MARK : '';
-  let text = groupFile.text.slice(bom.length);
-  const style = detectTextStyle(text);
-  const entry: LearnedGroup = {
-    group: groupFile.group.group,
-    file: groupFile.display,
-    old_version: groupFile.group.version,
-    new_version: groupFile.group.version,
-    changed: false,
-    written: false,
-    tools: [],
-  };
-  for (const tool of tools) {
-    const existing = tool.existing;
-    const chosen = chooseExampleRequests(existing, [...tool.messages], { max: maxPerTool });
-    report.skipped.duplicate += chosen.duplicates;
-    report.skipped.near_duplicate += chosen.nearDuplicates;
-    report.skipped.over_cap += chosen.overCap + tool.overflow;
-    entry.tools.push({
-      tool: tool.name,
-      calls: tool.calls,
-      added: chosen.added,
-      total: existing.length + chosen.added.length,
-    });
-    if (chosen.added.length === 0) continue;
-    const requests = [...existing, ...chosen.added];
-    text =
-      tool.position === undefined
-        ? setOverlayExampleRequests(text, tool.name, requests, style)
-        : setToolExampleRequests(text, tool.position, requests, style);
-    entry.changed = true;
-  }
-  if (entry.changed) {
-    entry.new_version = inc(entry.old_version, 'patch') ?? entry.old_version;
-    text = setGroupVersion(text, entry.new_version);
-  }
-  return { entry, text: bom + text };
-}
-
-/**
- * Throws unless the edited text stays within `limits.maxFileBytes` and loads with no error the
- * file did not have before.
- */
-function checkEditedText(groupFile: GroupFile, text: string, limits: LoadLimits): void {
-  const bytes = Buffer.byteLength(text);
-  if (bytes > limits.maxFileBytes) {
-    throw new ToolcapError(
-      'LEARN_EDIT_INVALID',
-      `the edited file would be ${bytes} bytes, more than ${limits.maxFileBytes} (limits.maxFileBytes); it was left unchanged. Lower --max-per-tool or split the group`,
-    );
-  }
-  const checked = checkGroupText(text.replace(/^\uFEFF/, ''), groupFile.display, {
-    limits,
-    fileName: basename(groupFile.file),
-  });
-  const added = checked.diagnostics.filter(
-    (problem) => problem.severity === 'error' && !groupFile.errors.has(errorKey(problem)),
-  );
-  if (added.length > 0 || checked.validation?.group === undefined) {
-    throw new ToolcapError(
-      'LEARN_EDIT_INVALID',
-      `the edited file would not load (${added[0]?.message ?? 'invalid group'}); it was left unchanged`,
-    );
-  }
-}
-
-/**
- * Replaces `file` with `text` through a temporary file in the same directory and a rename, so
- * a reader sees the old file or the new one, never part of one.
- */
-async function replaceFile(file: string, text: string): Promise<void> {
-  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    const { mode } = await stat(file);
-    await writeFile(temporary, text, { mode });
-    await rename(temporary, file);
-  } catch (error) {
-    await unlink(temporary).catch(() => {});
-    throw error;
-  }
-}
-
-function errorKey(diagnostic: Diagnostic): string {
-  return `${diagnostic.code} ${diagnostic.pointer}`;
 }
 
 /** Calls `onLine` with each line of `file` (1-based numbers), streaming. */

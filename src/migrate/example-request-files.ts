@@ -1,0 +1,317 @@
+import { rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import compare from 'semver/functions/compare.js';
+import inc from 'semver/functions/inc.js';
+import { ToolcapError } from '../errors/toolcap-error.js';
+import type { LoadLimits } from '../format/limits.js';
+import type { Diagnostic, ToolDefinition, ToolGroupDefinition } from '../format/types.js';
+import { listGroupFiles } from '../load/list-group-files.js';
+import { checkGroupText, readGroupFileText } from '../load/read-group-file.js';
+import { type ChosenExampleRequests, chooseExampleRequests } from './choose-example-requests.js';
+import {
+  detectTextStyle,
+  setGroupVersion,
+  setOverlayExampleRequests,
+  setToolExampleRequests,
+} from './edit-group-text.js';
+
+// Reading group files, adding example requests to their tools and writing them back: shared by
+// `toolcap learn` (requests from transcripts) and `toolcap examples` (requests from a model).
+
+const BYTE_ORDER_MARK = '\uFEFF';
+
+/** A valid group file that may be edited, as read. */
+export interface EditableGroupFile {
+  file: string;
+  display: string;
+  text: string;
+  group: ToolGroupDefinition;
+  /** Index of each tool of `group.tools` in the file's `tools` array. */
+  positions: number[];
+  /** `code pointer` of each error the file has (a skipped tool's), which an edit may keep. */
+  errors: ReadonlySet<string>;
+  /**
+   * For an overlay of an upstream MCP server's group (a file with an `x-upstream` field): the
+   * example requests each tool entry of `x-upstream.tools` has, by the entry's key.
+   */
+  overlay?: Map<string, readonly string[]>;
+}
+
+/** A tool whose example requests may be added to, and where it is written. */
+export interface RequestTarget {
+  owner: EditableGroupFile;
+  /** Order within the owner: the file order of its tools, then overlay entries as first used. */
+  order: number;
+  /** The tool's name, or for an overlay its key in `x-upstream.tools`. */
+  name: string;
+  /** The example requests the tool has now. */
+  existing: readonly string[];
+  /** The tool's index in the file's `tools` array; undefined for an overlay entry. */
+  position: number | undefined;
+  /** The tool's definition; undefined for an overlay entry (the server has it). */
+  definition: ToolDefinition | undefined;
+}
+
+/** What adding to one tool did. */
+export interface AddedRequests {
+  target: RequestTarget;
+  chosen: ChosenExampleRequests;
+  /** How many example requests the tool has afterwards. */
+  total: number;
+}
+
+/** A group file's text with requests added, and what changed. */
+export interface EditedGroup {
+  text: string;
+  changed: boolean;
+  oldVersion: string;
+  /** The patch-bumped version when something was added; else `oldVersion`. */
+  newVersion: string;
+  tools: AddedRequests[];
+}
+
+/**
+ * Adds `candidates` to each target's example requests in `groupFile`'s text (chosen with
+ * `chooseExampleRequests`, at most `maxPerTool` per tool), in the file's own layout, and bumps
+ * the group's patch version when anything was added. Targets are edited in the order given.
+ */
+export function addExampleRequests(
+  groupFile: EditableGroupFile,
+  additions: readonly { target: RequestTarget; candidates: readonly string[] }[],
+  maxPerTool: number,
+): EditedGroup {
+  const bom = groupFile.text.startsWith(BYTE_ORDER_MARK) ? BYTE_ORDER_MARK : '';
+  let text = groupFile.text.slice(bom.length);
+  const style = detectTextStyle(text);
+  const oldVersion = groupFile.group.version;
+  let changed = false;
+  const tools: AddedRequests[] = [];
+  for (const { target, candidates } of additions) {
+    const chosen = chooseExampleRequests(target.existing, candidates, { max: maxPerTool });
+    tools.push({ target, chosen, total: target.existing.length + chosen.added.length });
+    if (chosen.added.length === 0) continue;
+    const requests = [...target.existing, ...chosen.added];
+    text =
+      target.position === undefined
+        ? setOverlayExampleRequests(text, target.name, requests, style)
+        : setToolExampleRequests(text, target.position, requests, style);
+    changed = true;
+  }
+  const newVersion = changed ? (inc(oldVersion, 'patch') ?? oldVersion) : oldVersion;
+  if (changed) text = setGroupVersion(text, newVersion);
+  return { text: bom + text, changed, oldVersion, newVersion, tools };
+}
+
+/**
+ * Checks `edited` and, unless `dryRun`, writes it over the file. Returns whether it was written,
+ * or why it could not be (the file is then unchanged).
+ */
+export async function writeEditedGroup(
+  groupFile: EditableGroupFile,
+  edited: EditedGroup,
+  limits: LoadLimits,
+  dryRun: boolean,
+): Promise<{ written: boolean; error?: string }> {
+  if (!edited.changed) return { written: false };
+  try {
+    // a dry run checks the edit too, so it reports what a real run would do
+    checkEditedText(groupFile, edited.text, limits);
+    if (dryRun) return { written: false };
+    await replaceFile(groupFile.file, edited.text);
+    return { written: true };
+  } catch (error) {
+    return { written: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Path relative to `cwd` when the file is inside it; absolute otherwise. */
+export function displayPath(file: string, cwd: string): string {
+  const path = relative(cwd, file);
+  return path !== '' && !path.startsWith('..') && !isAbsolute(path) ? path : file;
+}
+
+/**
+ * The valid group files under `dirs`, in catalog order, one per group: the highest version, as
+ * the loader picks without pins. Errors of the other files go to `problems`.
+ */
+export async function readGroupFiles(
+  dirs: readonly string[],
+  cwd: string,
+  limits: LoadLimits,
+  problems: Diagnostic[],
+): Promise<EditableGroupFile[]> {
+  const files: string[] = [];
+  const seen = new Set<string>();
+  for (const dir of dirs) {
+    const absolute = resolve(cwd, dir);
+    let isDirectory = false;
+    try {
+      isDirectory = (await stat(absolute)).isDirectory();
+    } catch {
+      isDirectory = false;
+    }
+    if (!isDirectory) {
+      throw new ToolcapError(
+        'LEARN_NO_GROUP_FILES',
+        `schema directory ${displayPath(absolute, cwd)} does not exist or is not a directory; pass the directory of your *_tools.json files with --schemas DIR`,
+      );
+    }
+    for (const file of await listGroupFiles(absolute)) {
+      if (!seen.has(file)) files.push(file);
+      seen.add(file);
+    }
+  }
+  if (files.length === 0) {
+    throw new ToolcapError(
+      'LEARN_NO_GROUP_FILES',
+      `no *_tools.json files in ${dirs.join(', ')}; pass the directory of your group files with --schemas DIR`,
+    );
+  }
+  const valid: EditableGroupFile[] = [];
+  const highest = new Map<string, EditableGroupFile>();
+  for (const file of files) {
+    const label = displayPath(file, cwd);
+    const read = readGroupFileText(file, limits, label);
+    if ('diagnostic' in read) {
+      problems.push(read.diagnostic);
+      continue;
+    }
+    const text = read.text.startsWith(BYTE_ORDER_MARK) ? read.text.slice(1) : read.text;
+    const checked = checkGroupText(text, label, { limits, fileName: basename(file) });
+    const errors = checked.diagnostics.filter((problem) => problem.severity === 'error');
+    problems.push(...errors);
+    const validation = checked.validation;
+    if (validation?.group === undefined) continue;
+    const group = validation.group;
+    const positions = validation.toolPointers.map((pointer) =>
+      Number(pointer.slice('/tools/'.length)),
+    );
+    const overlay = group.tools.length === 0 ? overlayRequests(text) : undefined;
+    const entry: EditableGroupFile = {
+      file,
+      display: label,
+      text: read.text,
+      group,
+      positions,
+      errors: new Set(errors.map(errorKey)),
+      ...(overlay === undefined ? {} : { overlay }),
+    };
+    valid.push(entry);
+    const previous = highest.get(group.group);
+    if (previous === undefined || compare(group.version, previous.group.version) > 0) {
+      highest.set(group.group, entry);
+    }
+  }
+  return valid.filter((entry) => highest.get(entry.group.group) === entry);
+}
+
+/** Tools by name, plus by `x-original-name` (the name before `toolcap import` converted it). */
+export function indexTools<T extends RequestTarget>(
+  groupFiles: readonly EditableGroupFile[],
+  make: (target: RequestTarget) => T,
+): Map<string, T> {
+  const known = new Map<string, T>();
+  const originals = new Map<string, T | null>();
+  for (const owner of groupFiles) {
+    const raw = JSON.parse(owner.text.replace(/^\uFEFF/, '')) as { tools: unknown[] };
+    owner.group.tools.forEach((definition, index) => {
+      // the loader keeps the first of two tools with one name; so does learning
+      if (known.has(definition.name)) return;
+      const tool = make({
+        owner,
+        order: index,
+        name: definition.name,
+        existing: definition.example_requests ?? [],
+        position: owner.positions[index],
+        definition,
+      });
+      known.set(definition.name, tool);
+      const entry = raw.tools[owner.positions[index]!] as Record<string, unknown>;
+      const original = entry['x-original-name'];
+      if (typeof original === 'string' && original !== definition.name) {
+        // an original name two tools share identifies neither
+        originals.set(original, originals.has(original) ? null : tool);
+      }
+    });
+  }
+  for (const [name, tool] of originals) {
+    if (tool !== null && !known.has(name)) known.set(name, tool);
+  }
+  return known;
+}
+
+/**
+ * The example requests of each `x-upstream.tools` entry when `text` is an overlay file (its
+ * root has an `x-upstream` field); undefined otherwise. Entries without a valid list have none.
+ */
+function overlayRequests(text: string): Map<string, readonly string[]> | undefined {
+  const root = JSON.parse(text) as Record<string, unknown>;
+  const extension = root['x-upstream'];
+  if (extension === undefined) return undefined;
+  const requests = new Map<string, readonly string[]>();
+  const tools = isObject(extension) ? extension.tools : undefined;
+  if (!isObject(tools)) return requests;
+  for (const [key, value] of Object.entries(tools)) {
+    const list = isObject(value) ? value.example_requests : undefined;
+    requests.set(
+      key,
+      Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : [],
+    );
+  }
+  return requests;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Throws unless the edited text stays within `limits.maxFileBytes` and loads with no error the
+ * file did not have before.
+ */
+export function checkEditedText(
+  groupFile: EditableGroupFile,
+  text: string,
+  limits: LoadLimits,
+): void {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > limits.maxFileBytes) {
+    throw new ToolcapError(
+      'LEARN_EDIT_INVALID',
+      `the edited file would be ${bytes} bytes, more than ${limits.maxFileBytes} (limits.maxFileBytes); it was left unchanged. Lower --max-per-tool or split the group`,
+    );
+  }
+  const checked = checkGroupText(text.replace(/^\uFEFF/, ''), groupFile.display, {
+    limits,
+    fileName: basename(groupFile.file),
+  });
+  const added = checked.diagnostics.filter(
+    (problem) => problem.severity === 'error' && !groupFile.errors.has(errorKey(problem)),
+  );
+  if (added.length > 0 || checked.validation?.group === undefined) {
+    throw new ToolcapError(
+      'LEARN_EDIT_INVALID',
+      `the edited file would not load (${added[0]?.message ?? 'invalid group'}); it was left unchanged`,
+    );
+  }
+}
+
+/**
+ * Replaces `file` with `text` through a temporary file in the same directory and a rename, so
+ * a reader sees the old file or the new one, never part of one.
+ */
+export async function replaceFile(file: string, text: string): Promise<void> {
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    const { mode } = await stat(file);
+    await writeFile(temporary, text, { mode });
+    await rename(temporary, file);
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    throw error;
+  }
+}
+
+function errorKey(diagnostic: Diagnostic): string {
+  return `${diagnostic.code} ${diagnostic.pointer}`;
+}
