@@ -1,5 +1,9 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
-import { errorMessage } from '../util/error-message.js';
+import {
+  errorExcerpt,
+  postOpenAICompatible,
+  resolveOpenAICompatibleEndpoint,
+} from '../util/openai-compatible-request.js';
 import type { Embedder } from './embedder.js';
 
 /** Options of `createOpenAICompatibleEmbedder`. */
@@ -29,7 +33,6 @@ export interface OpenAICompatibleEmbedderOptions {
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_BATCH_SIZE = 64;
 const DEFAULT_TIMEOUT_MS = 30_000;
-const BODY_EXCERPT = 300;
 
 /**
  * An embedder for any server that speaks OpenAI's `POST /v1/embeddings` (OpenAI, Ollama, vLLM,
@@ -48,21 +51,12 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedder
   if (typeof options.model !== 'string' || options.model === '') {
     throw invalid('"model" must name the embedding model, such as "text-embedding-3-small"');
   }
-  let url: URL;
-  try {
-    url = new URL(options.baseURL ?? DEFAULT_BASE_URL);
-    url.pathname = `${url.pathname.replace(/\/+$/, '')}/embeddings`;
-  } catch {
-    throw invalid(
-      `"baseURL" must be an http(s) URL such as "http://localhost:11434/v1", got ${JSON.stringify(options.baseURL)}`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw invalid(`"baseURL" must use http or https, got ${url.protocol}`);
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw invalid('"baseURL" must not hold a user or password; pass the key as "apiKey"');
-  }
+  const resolved = resolveOpenAICompatibleEndpoint(
+    options.baseURL ?? DEFAULT_BASE_URL,
+    'embeddings',
+  );
+  if ('problem' in resolved) throw invalid(resolved.problem);
+  const { url, shown: endpoint } = resolved;
   const positive = (name: string, value: number | undefined, fallback: number) => {
     if (value === undefined) return fallback;
     if (!Number.isInteger(value) || value < 1) {
@@ -77,17 +71,10 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedder
   if (options.apiKey !== undefined && typeof options.apiKey !== 'string') {
     throw invalid('"apiKey" must be a string');
   }
-  // what messages and the id show: no user:password, no query string (keys hide there too)
-  const endpoint = `${url.origin}${url.pathname}`;
   const id =
     options.id ??
     `openai-compatible:${endpoint}:${options.model}${dimensions === undefined ? '' : `:${dimensions}`}`;
-  const headers: Record<string, string> = {
-    ...options.headers,
-    'content-type': 'application/json',
-    accept: 'application/json',
-  };
-  if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
+
   // a server may echo the key in its error text
   const redact = (text: string) =>
     options.apiKey === undefined || options.apiKey === ''
@@ -101,43 +88,21 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedder
         `POST ${endpoint} (model ${options.model}) failed: ${redact(problem)}`,
         cause === undefined ? undefined : { cause },
       );
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(failed(`no response within ${timeoutMs} ms (timeoutMs)`)),
+    const text = await postOpenAICompatible({
+      url,
+      body: {
+        model: options.model,
+        input,
+        encoding_format: 'float',
+        ...(dimensions === undefined ? {} : { dimensions }),
+      },
+      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+      ...(options.headers === undefined ? {} : { headers: options.headers }),
       timeoutMs,
-    );
-    const onAbort = () => controller.abort(signal!.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      let response: Response;
-      let text: string;
-      try {
-        response = await fetch(url, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({
-            model: options.model,
-            input,
-            encoding_format: 'float',
-            ...(dimensions === undefined ? {} : { dimensions }),
-          }),
-          signal: controller.signal,
-        });
-        text = await response.text();
-      } catch (error) {
-        if (controller.signal.aborted) throw controller.signal.reason;
-        throw failed(describeNetworkError(error), error);
-      }
-      if (!response.ok) {
-        throw failed(
-          `HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}: ${errorExcerpt(text)}`,
-        );
-      }
-      return readEmbeddings(text, input.length, failed);
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
+      ...(signal === undefined ? {} : { signal }),
+      failed,
+    });
+    return readEmbeddings(text, input.length, failed);
   };
 
   return {
@@ -190,27 +155,4 @@ function readEmbeddings(
     vectors[slot] = embedding as number[];
   });
   return vectors;
-}
-
-/** The server's error message (OpenAI's `{ error: { message } }`), or the body's start. */
-function errorExcerpt(text: string): string {
-  let message = text;
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string };
-    const error = body?.error;
-    if (typeof error === 'string') message = error;
-    else if (typeof error?.message === 'string') message = error.message;
-  } catch {
-    // not JSON: the text itself
-  }
-  message = message.replace(/\s+/g, ' ').trim();
-  if (message === '') return 'empty response body';
-  return message.length > BODY_EXCERPT ? `${message.slice(0, BODY_EXCERPT)}…` : message;
-}
-
-function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: unknown } | null)?.cause;
-  const code = (cause as { code?: unknown } | null)?.code;
-  const detail = cause === undefined ? errorMessage(error) : errorMessage(cause);
-  return `${typeof code === 'string' ? `${code}: ` : ''}${detail}; is the server running and the baseURL right?`;
 }
