@@ -27,6 +27,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
   migrate: () => import('./commands/migrate.js'),
   import: () => import('./commands/import.js'),
   learn: () => import('./commands/learn.js'),
+  examples: () => import('./commands/examples.js'),
 };
 
 /**

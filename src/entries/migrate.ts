@@ -1,6 +1,7 @@
 /**
  * `tool-capabilities/migrate`: evolving group files. Semver-aware diffs of groups and schemas,
- * the migration report of code-defined tools, and learning example requests from transcripts.
+ * the migration report of code-defined tools, and example requests learned from transcripts or
+ * written by a chat model.
  * @module
  */
 export {
@@ -16,6 +17,14 @@ export {
   type SchemaChangeKind,
   type SchemaEffect,
 } from '../migrate/diff-schemas.js';
+export {
+  DEFAULT_GENERATED_PER_TOOL,
+  type GeneratedGroup,
+  type GeneratedTool,
+  type GenerateExamplesOptions,
+  type GenerateExamplesReport,
+  generateExampleRequests,
+} from '../migrate/generate-example-requests.js';
 export {
   DEFAULT_MAX_EXAMPLE_REQUESTS_PER_TOOL,
   type LearnOptions,

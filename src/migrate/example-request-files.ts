@@ -14,6 +14,7 @@ import {
   setOverlayExampleRequests,
   setToolExampleRequests,
 } from './edit-group-text.js';
+import { redactMessage } from './redact-message.js';
 
 // Reading group files, adding example requests to their tools and writing them back: shared by
 // `toolcap learn` (requests from transcripts) and `toolcap examples` (requests from a model).
@@ -314,4 +315,26 @@ export async function replaceFile(file: string, text: string): Promise<void> {
 
 function errorKey(diagnostic: Diagnostic): string {
   return `${diagnostic.code} ${diagnostic.pointer}`;
+}
+
+/**
+ * `message` as an example request: trimmed, whitespace collapsed, redacted when `redact`, at most
+ * `maxLength` characters (cut at a word boundary, ending in "…").
+ */
+export function cleanRequest(
+  message: string,
+  redact: boolean,
+  maxLength: number,
+): { text: string; truncated: boolean } {
+  // what redaction may shorten is bounded first: a pasted document is not an example request
+  const headLength = maxLength * 4;
+  const cut = message.length > headLength;
+  let text = (cut ? message.slice(0, headLength) : message).replace(/\s+/g, ' ').trim();
+  if (redact) text = redactMessage(text);
+  if (!cut && text.length <= maxLength) return { text, truncated: false };
+  const head = text.slice(0, maxLength - 1);
+  const space = head.lastIndexOf(' ');
+  // a word boundary unless that throws away most of the text
+  const kept = space > maxLength / 2 ? head.slice(0, space) : head;
+  return { text: `${kept.trimEnd()}…`, truncated: true };
 }

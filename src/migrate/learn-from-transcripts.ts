@@ -8,6 +8,7 @@ import { errorMessage } from '../util/error-message.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import {
   addExampleRequests,
+  cleanRequest,
   type EditableGroupFile,
   indexTools,
   type RequestTarget,
@@ -20,7 +21,6 @@ import {
   type TranscriptCall,
   type TranscriptFormat,
 } from './parse-transcript-line.js';
-import { redactMessage } from './redact-message.js';
 
 /** Options of `learnFromTranscripts`. */
 export interface LearnOptions {
@@ -229,7 +229,7 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
         continue;
       }
       tool.calls++;
-      const message = cleanMessage(call.message, redact, limits.maxExampleRequestLength);
+      const message = cleanRequest(call.message, redact, limits.maxExampleRequestLength);
       if (message.text === '') {
         report.skipped.empty++;
         continue;
@@ -368,25 +368,6 @@ function checkOptions(options: LearnOptions, limits: LoadLimits): number {
 
 function withCounters(target: RequestTarget): KnownTool {
   return { ...target, calls: 0, messages: new Set(), overflow: 0 };
-}
-
-/** Trimmed, whitespace collapsed, redacted, at most `maxLength` characters. */
-function cleanMessage(
-  message: string,
-  redact: boolean,
-  maxLength: number,
-): { text: string; truncated: boolean } {
-  // what redaction may shorten is bounded first: a pasted document is not an example request
-  const headLength = maxLength * 4;
-  const cut = message.length > headLength;
-  let text = (cut ? message.slice(0, headLength) : message).replace(/\s+/g, ' ').trim();
-  if (redact) text = redactMessage(text);
-  if (!cut && text.length <= maxLength) return { text, truncated: false };
-  const head = text.slice(0, maxLength - 1);
-  const space = head.lastIndexOf(' ');
-  // a word boundary unless that throws away most of the text
-  const kept = space > maxLength / 2 ? head.slice(0, space) : head;
-  return { text: `${kept.trimEnd()}…`, truncated: true };
 }
 
 /** Calls `onLine` with each line of `file` (1-based numbers), streaming. */

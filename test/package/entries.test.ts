@@ -48,10 +48,12 @@ const ENTRIES: Record<string, readonly string[]> = {
     'toGroupName',
   ],
   'tool-capabilities/migrate': [
+    'DEFAULT_GENERATED_PER_TOOL',
     'DEFAULT_MAX_EXAMPLE_REQUESTS_PER_TOOL',
     'TRANSCRIPT_FORMATS',
     'diffGroups',
     'diffSchemas',
+    'generateExampleRequests',
     'isBumpSufficient',
     'learnFromTranscripts',
     'measureBump',

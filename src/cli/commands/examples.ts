@@ -1,0 +1,170 @@
+import { formatDiagnostic } from '../../format/format-diagnostic.js';
+import { DEFAULT_LOAD_LIMITS } from '../../format/limits.js';
+import {
+  DEFAULT_GENERATED_PER_TOOL,
+  type GenerateExamplesReport,
+  generateExampleRequests,
+} from '../../migrate/generate-example-requests.js';
+import { CliUsageError } from '../cli-usage-error.js';
+import { formatTable } from '../format-table.js';
+import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
+import { optionalString, parseCliArgs, positiveInteger, stringList } from '../parse-cli-args.js';
+
+/** The environment variable holding the chat API key. */
+export const CHAT_API_KEY_ENV = 'TOOLCAP_CHAT_API_KEY';
+
+/** One-line summary for `toolcap help`. */
+export const summary = 'have a chat model write example requests for tools that have few';
+
+/** Usage text. */
+export const usage = `toolcap examples --chat-url URL --model NAME [options]
+
+Asks a chat model (any server that speaks OpenAI's /v1/chat/completions: OpenAI, Ollama, vLLM,
+llama.cpp, LM Studio) to write example requests for each tool of the group files that has fewer
+than --per-tool, from the tool's name, description, parameters, group and sibling tools, and
+adds them to the tools' "example_requests" as toolcap learn does: no repeats or
+near-duplicates, one patch bump per changed group, each file checked and replaced atomically.
+Search, and select with --relevance K or --fallback K, rank by these requests. Read them before
+you commit: a model's guesses are a start, real users' messages (toolcap learn) are better.
+Tools of upstream MCP servers (overlay files) are left out. Details: docs/guide/learning.md.
+
+Exit 0 when every request was answered, 1 when a request failed or an answer was unusable (the
+others are still written), a --tool names no tool, no group file was found, or a file could not
+be written, 2 on a usage error.
+
+Options:
+  --chat-url URL           the API base up to /v1, e.g. http://localhost:11434/v1 (required)
+  --model NAME             the chat model (required)
+  --schemas DIR            directory of *_tools.json files (repeatable; default ./schemas)
+  --per-tool N             example requests each tool should have (default ${DEFAULT_GENERATED_PER_TOOL})
+  --tool NAME              only this tool (repeatable)
+  --concurrency N          requests in flight at once (default 4)
+  --timeout MS             limit of one request (default 120000)
+  --dry-run                show what would be added; write nothing
+  --json                   print the report as JSON (docs/guide/learning.md describes it)
+
+Environment: ${CHAT_API_KEY_ENV}, sent as "Authorization: Bearer <key>" when set.`;
+
+/** Runs `toolcap examples`. */
+export async function run(args: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseCliArgs(
+    'examples',
+    args,
+    {
+      'chat-url': { type: 'string' },
+      model: { type: 'string' },
+      schemas: { type: 'string', multiple: true },
+      'per-tool': { type: 'string' },
+      tool: { type: 'string', multiple: true },
+      concurrency: { type: 'string' },
+      timeout: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    { min: 0, max: 0, names: 'none' },
+  );
+  const baseURL = optionalString(values['chat-url']);
+  const model = optionalString(values.model);
+  if (baseURL === undefined || model === undefined) {
+    throw new CliUsageError(
+      `${baseURL === undefined ? '--chat-url URL' : '--model NAME'} is required: the chat endpoint and model that write the requests, e.g. --chat-url http://localhost:11434/v1 --model llama3.1`,
+      'examples',
+    );
+  }
+  const perTool = positiveInteger('examples', 'per-tool', values['per-tool']);
+  if (perTool !== undefined && perTool > DEFAULT_LOAD_LIMITS.maxExampleRequests) {
+    throw new CliUsageError(
+      `--per-tool must be at most ${DEFAULT_LOAD_LIMITS.maxExampleRequests} (the most example requests a tool may have), got ${perTool}`,
+      'examples',
+    );
+  }
+  const concurrency = positiveInteger('examples', 'concurrency', values.concurrency);
+  const timeoutMs = positiveInteger('examples', 'timeout', values.timeout);
+  const schemas = stringList(values.schemas);
+  const tools = stringList(values.tool);
+  const apiKey = io.env[CHAT_API_KEY_ENV];
+  let report: GenerateExamplesReport;
+  try {
+    report = await generateExampleRequests({
+      baseURL,
+      model,
+      cwd: io.cwd,
+      ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
+      ...(schemas.length > 0 ? { schemas } : {}),
+      ...(tools.length > 0 ? { tools } : {}),
+      ...(perTool !== undefined ? { perTool } : {}),
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      dryRun: values['dry-run'] === true,
+    });
+  } catch (error) {
+    // option problems here come from the flags (the URL): a usage error
+    if ((error as { code?: unknown }).code === 'EXAMPLES_INVALID_OPTIONS') {
+      throw new CliUsageError(
+        (error as Error).message.replace(/^generateExampleRequests: "baseURL"/, '--chat-url'),
+        'examples',
+      );
+    }
+    throw error;
+  }
+
+  if (values.json === true) writeJson(io, report);
+  else printReport(io, report);
+  const unwritten = report.groups.filter((group) => group.error !== undefined);
+  for (const group of unwritten) {
+    io.stderr(`toolcap: could not write ${group.file}: ${group.error}\n`);
+  }
+  return unwritten.length > 0 ||
+    report.failed.length > 0 ||
+    report.stopped !== undefined ||
+    report.unknown_tools.length > 0
+    ? 1
+    : 0;
+}
+
+function printReport(io: CliIo, report: GenerateExamplesReport): void {
+  const style = createStyle(useColor(io));
+  io.stdout(
+    `Asked ${report.model} at ${report.endpoint} about ${report.requested} tool(s) with fewer than ${report.per_tool} example requests (${report.complete} already had enough)\n`,
+  );
+  for (const group of report.groups) {
+    const state = !group.changed
+      ? style.dim('unchanged')
+      : report.dry_run
+        ? style.yellow('dry run, not written')
+        : group.written
+          ? style.green('written')
+          : style.red('not written');
+    const version = group.changed
+      ? `${group.old_version} -> ${group.new_version}`
+      : group.old_version;
+    io.stdout(`\n${style.bold(group.group)} ${version}  ${group.file}  (${state})\n`);
+    const rows = group.tools.map((tool) => [
+      tool.tool,
+      String(tool.added.length),
+      String(tool.total),
+    ]);
+    io.stdout(`${formatTable(['TOOL', 'ADDED', 'TOTAL'], rows)}\n`);
+    for (const tool of group.tools) {
+      for (const request of tool.added) io.stdout(`  ${tool.tool} + ${request}\n`);
+    }
+  }
+  const { skipped } = report;
+  io.stdout(
+    `\nNot added: ${skipped.duplicate} duplicate(s), ${skipped.near_duplicate} near-duplicate(s), ${skipped.over_cap} beyond what the tool needed, ${skipped.invalid} not a string${report.truncated > 0 ? `; ${report.truncated} shortened to the length limit` : ''}\n`,
+  );
+  if (report.unknown_tools.length > 0) {
+    io.stderr(
+      `${style.yellow('No group file defines')} ${report.unknown_tools.map((name) => `"${name}"`).join(', ')}\n`,
+    );
+  }
+  if (report.failed.length > 0) {
+    io.stderr(`${style.yellow(`No requests for ${report.failed.length} tool(s)`)}:\n`);
+    for (const failure of report.failed.slice(0, 20)) {
+      io.stderr(`  ${failure.group}/${failure.tool}: ${failure.error}\n`);
+    }
+    if (report.failed.length > 20) io.stderr(`  ... and ${report.failed.length - 20} more\n`);
+  }
+  if (report.stopped !== undefined) io.stderr(`${style.red('Stopped')}: ${report.stopped}\n`);
+  for (const diagnostic of report.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
+}

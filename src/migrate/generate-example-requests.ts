@@ -1,0 +1,549 @@
+import { ToolcapError } from '../errors/toolcap-error.js';
+import { type LoadLimits, resolveLoadLimits } from '../format/limits.js';
+import type { Diagnostic, ToolDefinition, ToolGroupDefinition } from '../format/types.js';
+import { errorMessage } from '../util/error-message.js';
+import {
+  errorExcerpt,
+  postOpenAICompatible,
+  resolveOpenAICompatibleEndpoint,
+} from '../util/openai-compatible-request.js';
+import { suggestSimilar } from '../util/suggest-similar.js';
+import {
+  addExampleRequests,
+  cleanRequest,
+  type EditableGroupFile,
+  type RequestTarget,
+  readGroupFiles,
+  writeEditedGroup,
+} from './example-request-files.js';
+
+/** Options of `generateExampleRequests`. */
+export interface GenerateExamplesOptions {
+  /**
+   * The chat API base, up to `/v1`: `https://api.openai.com/v1`, Ollama
+   * `http://localhost:11434/v1`, LM Studio `http://localhost:1234/v1`, vLLM or llama.cpp's server.
+   * Requests go to `<baseURL>/chat/completions`.
+   */
+  baseURL: string;
+  /** The chat model, such as `gpt-4o-mini` or `llama3.1`. */
+  model: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; never part of a message or the report. */
+  apiKey?: string;
+  /** Extra request headers (for a gateway). */
+  headers?: Readonly<Record<string, string>>;
+  /** Directories searched (recursively) for `*_tools.json`. Default `["schemas"]`. */
+  schemas?: readonly string[];
+  /** Base for relative paths. Default `process.cwd()`. */
+  cwd?: string;
+  /** Example requests each tool should have; tools with fewer get the rest. Default 5. */
+  perTool?: number;
+  /** Only these tools (by name). Default: every tool of the group files. */
+  tools?: readonly string[];
+  /** Ask the model and report, but write nothing. Default false. */
+  dryRun?: boolean;
+  /** Requests in flight at once. Default 4. */
+  concurrency?: number;
+  /** Milliseconds each request may take. Default 120,000. */
+  timeoutMs?: number;
+  /** Sampling temperature sent with each request. Default 0.7. */
+  temperature?: number;
+  /** Loader limits the edited files must stay within; see `LoadLimits`. */
+  limits?: Partial<LoadLimits>;
+  /** Stops sending requests; the requests in flight are abandoned and nothing is written. */
+  signal?: AbortSignal;
+}
+
+/** One tool the model wrote requests for, and what was kept. */
+export interface GeneratedTool {
+  tool: string;
+  /** The requests appended to the tool, in order. */
+  added: string[];
+  /** How many example requests the tool has afterwards. */
+  total: number;
+}
+
+/** One group with tools the model was asked about, and what happened to its file. */
+export interface GeneratedGroup {
+  group: string;
+  /** The group file, relative to `cwd` when inside it. */
+  file: string;
+  old_version: string;
+  new_version: string;
+  changed: boolean;
+  written: boolean;
+  /** Why a changed file could not be written. */
+  error?: string;
+  tools: GeneratedTool[];
+}
+
+/** The result of `generateExampleRequests`: also what `toolcap examples --json` prints. */
+export interface GenerateExamplesReport {
+  model: string;
+  /** The chat endpoint, without credentials or query string. */
+  endpoint: string;
+  dry_run: boolean;
+  per_tool: number;
+  /** Tools the model was asked about (they had fewer than `per_tool` requests). */
+  requested: number;
+  /** Tools that already had `per_tool` requests or more, not asked about. */
+  complete: number;
+  /** Groups with a tool the model answered for, in catalog order. */
+  groups: GeneratedGroup[];
+  /** Tools whose request failed or whose answer was unusable, with the reason. */
+  failed: { group: string; tool: string; error: string }[];
+  /** Names given in `tools` that no group file defines. */
+  unknown_tools: string[];
+  /** Requests of the answers not added, by reason. */
+  skipped: {
+    /** Not a non-empty string. */
+    invalid: number;
+    /** Repeats of a kept request or of another answer (ignoring case, spacing, punctuation). */
+    duplicate: number;
+    /** Requests whose words overlap a kept request's by 80% or more (Jaccard). */
+    near_duplicate: number;
+    /** Requests beyond what the tool needed. */
+    over_cap: number;
+  };
+  /** Requests cut to the length limit. */
+  truncated: number;
+  /** Why no more requests were sent, when the run stopped early (the endpoint refused, ...). */
+  stopped?: string;
+  /** Errors of group files whose tools were not considered (run `toolcap validate`). */
+  diagnostics: Diagnostic[];
+}
+
+/** The default of `perTool`. */
+export const DEFAULT_GENERATED_PER_TOOL = 5;
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_TEMPERATURE = 0.7;
+/** Sibling tools named in a prompt, so requests fit this tool rather than another. */
+const MAX_SIBLINGS = 25;
+/** Failures in a row, with no answer yet, after which no more requests are sent. */
+const FAILURES_BEFORE_STOP = 3;
+/** HTTP statuses that mean every request will fail the same way. */
+const FATAL_STATUS = /^HTTP (401|403|404)\b/;
+
+interface Job {
+  target: RequestTarget & { definition: ToolDefinition };
+  /** How many requests to ask for. */
+  count: number;
+}
+
+/**
+ * Asks a chat model (any OpenAI-compatible `/v1/chat/completions` server) to write example
+ * requests for the tools of the group files that have fewer than `perTool`, from each tool's
+ * name, description and parameters, its group, and its sibling tools, and adds them to the
+ * tools' `example_requests` as `toolcap learn` does: repeats and near-duplicates dropped, one
+ * patch bump per changed group, each file checked and written atomically. A failed request or an
+ * unusable answer is reported for its tool and the run goes on; the run stops sending requests
+ * when the endpoint refuses (HTTP 401, 403 or 404) or the first three requests all fail. Tools
+ * of upstream MCP servers (overlays) are left out: their definitions are on the server. Throws a
+ * ToolcapError for bad options or schema directories without group files.
+ */
+export async function generateExampleRequests(
+  options: GenerateExamplesOptions,
+): Promise<GenerateExamplesReport> {
+  checkOptionShapes(options);
+  const cwd = options.cwd ?? process.cwd();
+  const limits = resolveLoadLimits(options.limits);
+  const resolved = resolveOpenAICompatibleEndpoint(options.baseURL, 'chat/completions');
+  if ('problem' in resolved) throw invalid(resolved.problem);
+  const perTool = boundedInteger(
+    'perTool',
+    options.perTool,
+    DEFAULT_GENERATED_PER_TOOL,
+    1,
+    limits.maxExampleRequests,
+  );
+  const concurrency = boundedInteger(
+    'concurrency',
+    options.concurrency,
+    DEFAULT_CONCURRENCY,
+    1,
+    64,
+  );
+  const timeoutMs = boundedInteger(
+    'timeoutMs',
+    options.timeoutMs,
+    DEFAULT_TIMEOUT_MS,
+    1,
+    3_600_000,
+  );
+  const temperature = options.temperature ?? DEFAULT_TEMPERATURE;
+  if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
+    throw invalid(
+      `"temperature" must be a number from 0 to 2, got ${JSON.stringify(options.temperature)}`,
+    );
+  }
+  const dryRun = options.dryRun === true;
+
+  const diagnostics: Diagnostic[] = [];
+  const groupFiles = await readGroupFiles(options.schemas ?? ['schemas'], cwd, limits, diagnostics);
+  const report: GenerateExamplesReport = {
+    model: options.model,
+    endpoint: resolved.shown,
+    dry_run: dryRun,
+    per_tool: perTool,
+    requested: 0,
+    complete: 0,
+    groups: [],
+    failed: [],
+    unknown_tools: [],
+    skipped: { invalid: 0, duplicate: 0, near_duplicate: 0, over_cap: 0 },
+    truncated: 0,
+    diagnostics,
+  };
+
+  const jobs = collectJobs(groupFiles, options.tools, perTool, report);
+  report.requested = jobs.length;
+  const answers = new Map<Job, string[]>();
+  let failuresInARow = 0;
+  let answered = false;
+  const ask = async (job: Job) => {
+    const group = job.target.owner.group.group;
+    try {
+      const requests = await requestExamples(job, {
+        url: resolved.url,
+        shown: resolved.shown,
+        model: options.model,
+        temperature,
+        timeoutMs,
+        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+        ...(options.headers === undefined ? {} : { headers: options.headers }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+      answered = true;
+      failuresInARow = 0;
+      const kept: string[] = [];
+      for (const request of requests) {
+        if (typeof request !== 'string' || request.trim() === '') {
+          report.skipped.invalid++;
+          continue;
+        }
+        const cleaned = cleanRequest(request, false, limits.maxExampleRequestLength);
+        if (cleaned.truncated) report.truncated++;
+        kept.push(cleaned.text);
+      }
+      answers.set(job, kept);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      const message = errorMessage(error);
+      report.failed.push({ group, tool: job.target.name, error: message });
+      failuresInARow++;
+      if (FATAL_STATUS.test(message.replace(/^.*? failed: /, ''))) {
+        report.stopped ??= `the endpoint refused a request (${message}); check the URL, the model and the API key`;
+      } else if (!answered && failuresInARow >= FAILURES_BEFORE_STOP) {
+        report.stopped ??= `the first ${FAILURES_BEFORE_STOP} requests failed (the last: ${message})`;
+      }
+    }
+  };
+  await runPool(jobs, concurrency, ask, () => report.stopped !== undefined);
+  options.signal?.throwIfAborted();
+
+  // groups in catalog order, tools in file order
+  for (const groupFile of groupFiles) {
+    const additions = jobs
+      .filter((job) => job.target.owner === groupFile && answers.has(job))
+      .map((job) => ({ target: job.target, candidates: answers.get(job)! }));
+    if (additions.length === 0) continue;
+    const edited = addExampleRequests(groupFile, additions, perTool);
+    const outcome = await writeEditedGroup(groupFile, edited, limits, dryRun);
+    const entry: GeneratedGroup = {
+      group: groupFile.group.group,
+      file: groupFile.display,
+      old_version: edited.oldVersion,
+      new_version: edited.newVersion,
+      changed: edited.changed,
+      written: outcome.written,
+      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      tools: [],
+    };
+    for (const { target, chosen, total } of edited.tools) {
+      report.skipped.duplicate += chosen.duplicates;
+      report.skipped.near_duplicate += chosen.nearDuplicates;
+      report.skipped.over_cap += chosen.overCap;
+      entry.tools.push({ tool: target.name, added: chosen.added, total });
+    }
+    report.groups.push(entry);
+  }
+  return report;
+}
+
+/** The tools to ask about: defined in a group file (not an overlay), with too few requests. */
+function collectJobs(
+  groupFiles: readonly EditableGroupFile[],
+  only: readonly string[] | undefined,
+  perTool: number,
+  report: GenerateExamplesReport,
+): Job[] {
+  const wanted = only === undefined ? undefined : new Set(only);
+  const seen = new Set<string>();
+  const jobs: Job[] = [];
+  for (const owner of groupFiles) {
+    owner.group.tools.forEach((definition, index) => {
+      // the loader keeps the first of two tools with one name
+      if (seen.has(definition.name)) return;
+      seen.add(definition.name);
+      if (wanted !== undefined && !wanted.has(definition.name)) return;
+      const existing = definition.example_requests ?? [];
+      if (existing.length >= perTool) {
+        report.complete++;
+        return;
+      }
+      jobs.push({
+        target: {
+          owner,
+          order: index,
+          name: definition.name,
+          existing,
+          position: owner.positions[index],
+          definition,
+        },
+        count: perTool - existing.length,
+      });
+    });
+  }
+  if (wanted !== undefined) report.unknown_tools = [...wanted].filter((name) => !seen.has(name));
+  return jobs;
+}
+
+/** Runs `work` over `items`, `limit` at a time, taking no new item once `stop()` holds. */
+async function runPool<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+  stop: () => boolean,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && !stop()) {
+      const item = items[next++]!;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+interface ChatSettings {
+  url: URL;
+  shown: string;
+  model: string;
+  temperature: number;
+  timeoutMs: number;
+  apiKey?: string;
+  headers?: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+}
+
+/** One chat request for `job`; the answer's list, unchecked. */
+async function requestExamples(job: Job, chat: ChatSettings): Promise<unknown[]> {
+  const failed = (problem: string, cause?: unknown) =>
+    new ToolcapError(
+      'EXAMPLES_REQUEST_FAILED',
+      `POST ${chat.shown} (model ${chat.model}) failed: ${problem}`,
+      cause === undefined ? undefined : { cause },
+    );
+  const text = await postOpenAICompatible({
+    url: chat.url,
+    body: {
+      model: chat.model,
+      temperature: chat.temperature,
+      messages: [
+        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'user', content: examplePrompt(job) },
+      ],
+    },
+    ...(chat.apiKey === undefined ? {} : { apiKey: chat.apiKey }),
+    ...(chat.headers === undefined ? {} : { headers: chat.headers }),
+    timeoutMs: chat.timeoutMs,
+    ...(chat.signal === undefined ? {} : { signal: chat.signal }),
+    failed,
+  });
+  return readAnswer(text, failed);
+}
+
+const SYSTEM_PROMPT =
+  'You write example requests for a catalog of tools an AI assistant can call. Answer with a JSON array of strings and nothing else.';
+
+/** The user message asking for `job.count` requests for one tool. */
+function examplePrompt(job: {
+  target: {
+    owner: { group: ToolGroupDefinition };
+    definition: ToolDefinition;
+    existing: readonly string[];
+  };
+  count: number;
+}): string {
+  const { definition } = job.target;
+  const group = job.target.owner.group;
+  const properties = (definition.input_schema.properties ?? {}) as Record<
+    string,
+    { description?: unknown }
+  >;
+  const parameters = Object.entries(properties).map(([name, schema]) =>
+    typeof schema?.description === 'string'
+      ? `${name} (${oneLine(schema.description, 100)})`
+      : name,
+  );
+  const siblings = group.tools
+    .filter((tool) => tool.name !== definition.name)
+    .slice(0, MAX_SIBLINGS)
+    .map((tool) => `- ${tool.name}: ${oneLine(tool.description, 120)}`);
+  const lines = [
+    `Write ${job.count} different messages that a user might type to an AI assistant, each of which this tool serves.`,
+    'Write them the way people do: concrete (names, places, files, dates), varied in length and tone, each under 200 characters, in the language of the description.',
+    'At least half must not reuse the words of the tool name or description: say what the user wants, not how the tool does it. Never name the tool.',
+    '',
+    `Tool: ${definition.name}`,
+    `Description: ${oneLine(definition.description, 1_000)}`,
+    ...(parameters.length > 0 ? [`Parameters: ${parameters.join('; ')}`] : []),
+    `Group "${group.group}": ${oneLine(group.description, 300)}`,
+  ];
+  if (siblings.length > 0) {
+    lines.push(
+      '',
+      'Other tools of the group (a request should fit this tool better than these):',
+      ...siblings,
+    );
+  }
+  if (job.target.existing.length > 0) {
+    lines.push(
+      '',
+      'Requests it already has (write different ones):',
+      ...job.target.existing.map((request) => `- ${request}`),
+    );
+  }
+  lines.push('', `Answer with a JSON array of ${job.count} strings.`);
+  return lines.join('\n');
+}
+
+/** The list in a chat completion's first message: a JSON array, possibly in a code fence. */
+function readAnswer(text: string, failed: (problem: string) => Error): unknown[] {
+  const shape =
+    'expected a chat completion { "choices": [{ "message": { "content": "[\\"...\\", ...]" } }] }';
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw failed(`the response is not JSON (${errorExcerpt(text)}); ${shape}`);
+  }
+  const content = (body as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]
+    ?.message?.content;
+  if (typeof content !== 'string') throw failed(`the response has no message content; ${shape}`);
+  const start = content.indexOf('[');
+  const end = content.lastIndexOf(']');
+  let list: unknown;
+  try {
+    list = start >= 0 && end > start ? JSON.parse(content.slice(start, end + 1)) : undefined;
+  } catch {
+    list = undefined;
+  }
+  if (!Array.isArray(list)) {
+    throw failed(
+      `the answer is not a JSON array of strings: ${JSON.stringify(oneLine(content, 200))}`,
+    );
+  }
+  return list;
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function invalid(problem: string): ToolcapError {
+  return new ToolcapError('EXAMPLES_INVALID_OPTIONS', `generateExampleRequests: ${problem}`);
+}
+
+function boundedInteger(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw invalid(
+      `"${name}" must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+/** The options `generateExampleRequests` knows, what each must be, and its check. */
+const OPTION_SHAPES: Readonly<
+  Record<keyof GenerateExamplesOptions, [string, (value: unknown) => boolean]>
+> = {
+  baseURL: [
+    'a string (the API base up to /v1)',
+    (value) => typeof value === 'string' && value !== '',
+  ],
+  model: [
+    'a non-empty string (the chat model)',
+    (value) => typeof value === 'string' && value !== '',
+  ],
+  apiKey: ['a string', (value) => typeof value === 'string'],
+  headers: [
+    'an object of header strings',
+    (value) =>
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      Object.values(value).every((item) => typeof item === 'string'),
+  ],
+  schemas: [
+    'an array of directory paths',
+    (value) =>
+      Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry !== ''),
+  ],
+  cwd: ['a string', (value) => typeof value === 'string'],
+  perTool: ['a number', (value) => typeof value === 'number'],
+  tools: [
+    'an array of tool names',
+    (value) =>
+      Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry !== ''),
+  ],
+  dryRun: ['true or false', (value) => typeof value === 'boolean'],
+  concurrency: ['a number', (value) => typeof value === 'number'],
+  timeoutMs: ['a number', (value) => typeof value === 'number'],
+  temperature: ['a number', (value) => typeof value === 'number'],
+  limits: [
+    'an object of load limits',
+    (value) => value !== null && typeof value === 'object' && !Array.isArray(value),
+  ],
+  signal: ['an AbortSignal', (value) => value instanceof AbortSignal],
+};
+
+/** Throws `EXAMPLES_INVALID_OPTIONS` for a missing, unknown or wrongly typed option. */
+function checkOptionShapes(options: GenerateExamplesOptions): void {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw invalid(
+      'expects an options object such as { baseURL: "http://localhost:11434/v1", model: "llama3.1" }',
+    );
+  }
+  const known = Object.keys(OPTION_SHAPES);
+  for (const [name, value] of Object.entries(options)) {
+    if (!Object.hasOwn(OPTION_SHAPES, name)) {
+      // a misspelt dryRun must not write the files
+      const similar = suggestSimilar(name, known);
+      throw invalid(
+        `unknown option "${name}"${similar.length > 0 ? `; did you mean "${similar[0]}"?` : '.'} Options: ${known.join(', ')}`,
+      );
+    }
+    const [expected, check] = OPTION_SHAPES[name as keyof GenerateExamplesOptions];
+    if (value !== undefined && !check(value)) {
+      throw invalid(
+        `option "${name}" must be ${expected}, got ${name === 'apiKey' ? typeof value : (JSON.stringify(value) ?? typeof value)}`,
+      );
+    }
+  }
+  for (const name of ['baseURL', 'model'] as const) {
+    if (options[name] === undefined) {
+      throw invalid(
+        `option "${name}" is required: ${name === 'baseURL' ? 'the chat API base up to /v1, such as "http://localhost:11434/v1"' : 'the chat model, such as "llama3.1"'}`,
+      );
+    }
+  }
+}

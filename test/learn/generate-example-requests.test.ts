@@ -1,0 +1,357 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { generateExampleRequests } from '../../src/migrate/generate-example-requests.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
+import { runCli } from '../helpers/run-cli.js';
+import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+
+/** What the test server received: one entry per request. */
+interface Received {
+  path: string;
+  authorization: string | undefined;
+  body: {
+    model: string;
+    temperature: number;
+    messages: { role: string; content: string }[];
+  };
+  /** The tool the prompt asks about (its `Tool:` line). */
+  tool: string;
+}
+
+let received: Received[] = [];
+/** The message content (or HTTP error) the server answers for a tool. */
+let answers: Record<string, string | { status: number; body: string }> = {};
+
+// one local server for the file, speaking OpenAI's /v1/chat/completions; closed after the tests
+const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received['body'];
+    const prompt = body.messages.at(-1)?.content ?? '';
+    const tool = /^Tool: (\S+)$/m.exec(prompt)?.[1] ?? '';
+    received.push({
+      path: request.url ?? '',
+      authorization: request.headers.authorization,
+      body,
+      tool,
+    });
+    const answer = answers[tool] ?? '[]';
+    if (typeof answer !== 'string') {
+      response.writeHead(answer.status, { 'content-type': 'application/json' });
+      response.end(answer.body);
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        object: 'chat.completion',
+        model: body.model,
+        choices: [{ index: 0, message: { role: 'assistant', content: answer } }],
+      }),
+    );
+  });
+});
+let baseURL = '';
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+beforeEach(() => {
+  received = [];
+  answers = {};
+});
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** A calendar group: create_event (no requests), get_agenda (one), cancel_event (five). */
+function project(): string {
+  return createTempDir({
+    'schemas/calendar_tools.json': json(
+      makeGroup('calendar', {
+        version: '1.2.0',
+        description: 'Manage the team calendar.',
+        tools: [
+          makeTool({
+            name: 'create_event',
+            description: 'Create a calendar event.',
+            input_schema: {
+              type: 'object',
+              properties: {
+                title: { type: 'string', description: 'What the event is called' },
+                start: { type: 'string' },
+              },
+            },
+          }),
+          makeTool({
+            name: 'get_agenda',
+            description: 'List the events of a day.',
+            example_requests: ["what's on my calendar today"],
+          }),
+          makeTool({
+            name: 'cancel_event',
+            description: 'Cancel an event.',
+            example_requests: [
+              'cancel standup',
+              'drop the 3pm',
+              'call off lunch',
+              'scrap friday demo',
+              'kill the retro',
+            ],
+          }),
+        ],
+      }),
+    ),
+  });
+}
+
+function requestsOf(dir: string, tool: string): unknown {
+  const group = JSON.parse(readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8'));
+  return group.tools.find((entry: { name: string }) => entry.name === tool)?.example_requests;
+}
+
+describe('generateExampleRequests', () => {
+  it('asks the model about each tool with too few requests and adds what it writes', async () => {
+    const dir = project();
+    answers = {
+      create_event:
+        '```json\n["book a dentist visit Tuesday 9am", "put lunch with Sam on my schedule Friday", "set up a 1:1 with Priya next week"]\n```',
+      get_agenda:
+        '["anything on tomorrow?", "what does Monday look like", "am I free this afternoon?", "show me my day"]',
+    };
+    const report = await generateExampleRequests({
+      baseURL,
+      model: 'test-model',
+      apiKey: 'sk-test',
+      cwd: dir,
+      perTool: 5,
+      concurrency: 1,
+    });
+    // cancel_event already has five: not asked
+    expect(received.map((entry) => entry.tool)).toEqual(['create_event', 'get_agenda']);
+    expect(report).toMatchObject({
+      model: 'test-model',
+      endpoint: `${baseURL}/chat/completions`,
+      requested: 2,
+      complete: 1,
+      failed: [],
+    });
+    const [first, second] = received;
+    expect(first).toMatchObject({ path: '/v1/chat/completions', authorization: 'Bearer sk-test' });
+    expect(first!.body).toMatchObject({ model: 'test-model', temperature: 0.7 });
+    const prompt = first!.body.messages[1]!.content;
+    expect(prompt).toContain('Write 5 different messages');
+    expect(prompt).toContain('Description: Create a calendar event.');
+    expect(prompt).toContain('Parameters: title (What the event is called); start');
+    expect(prompt).toContain('Group "calendar": Manage the team calendar.');
+    expect(prompt).toContain('- get_agenda: List the events of a day.');
+    // a tool with requests asks for the rest, and shows the ones it has
+    expect(second!.body.messages[1]!.content).toContain('Write 4 different messages');
+    expect(second!.body.messages[1]!.content).toContain("- what's on my calendar today");
+
+    expect(report.groups).toEqual([
+      {
+        group: 'calendar',
+        file: join('schemas', 'calendar_tools.json'),
+        old_version: '1.2.0',
+        new_version: '1.2.1',
+        changed: true,
+        written: true,
+        tools: [
+          {
+            tool: 'create_event',
+            added: [
+              'book a dentist visit Tuesday 9am',
+              'put lunch with Sam on my schedule Friday',
+              'set up a 1:1 with Priya next week',
+            ],
+            total: 3,
+          },
+          {
+            tool: 'get_agenda',
+            added: [
+              'anything on tomorrow?',
+              'what does Monday look like',
+              'am I free this afternoon?',
+              'show me my day',
+            ],
+            total: 5,
+          },
+        ],
+      },
+    ]);
+    expect(requestsOf(dir, 'create_event')).toHaveLength(3);
+    // what the model wrote now finds the tool: "dentist" is in no description
+    const registry = await loadRegistry({ dirs: ['schemas'], cwd: dir });
+    expect(registry.search('dentist appointment')[0]?.name).toBe('create_event');
+  });
+
+  it('reports a failed request or an unusable answer for its tool and writes the others', async () => {
+    const dir = project();
+    answers = {
+      create_event: { status: 500, body: '{"error": {"message": "model overloaded"}}' },
+      get_agenda: 'Sure! Here are some requests: anything on tomorrow, my day',
+    };
+    const first = await generateExampleRequests({ baseURL, model: 'm', cwd: dir, concurrency: 1 });
+    expect(first.failed).toEqual([
+      {
+        group: 'calendar',
+        tool: 'create_event',
+        error: `POST ${baseURL}/chat/completions (model m) failed: HTTP 500 Internal Server Error: model overloaded`,
+      },
+      {
+        group: 'calendar',
+        tool: 'get_agenda',
+        error: `POST ${baseURL}/chat/completions (model m) failed: the answer is not a JSON array of strings: "Sure! Here are some requests: anything on tomorrow, my day"`,
+      },
+    ]);
+    expect(first.groups).toEqual([]);
+    expect(first.stopped).toBeUndefined();
+
+    answers = {
+      create_event:
+        '["add a team offsite on May 3", 42, "", "Add a team offsite on May 3", "schedule a haircut"]',
+      get_agenda: { status: 502, body: 'bad gateway' },
+    };
+    const second = await generateExampleRequests({ baseURL, model: 'm', cwd: dir, concurrency: 1 });
+    expect(second.failed.map((failure) => failure.tool)).toEqual(['get_agenda']);
+    expect(second.skipped).toMatchObject({ invalid: 2, duplicate: 1 });
+    expect(requestsOf(dir, 'create_event')).toEqual([
+      'add a team offsite on May 3',
+      'schedule a haircut',
+    ]);
+    expect(requestsOf(dir, 'get_agenda')).toEqual(["what's on my calendar today"]);
+  });
+
+  it('stops sending requests when the endpoint refuses, and never shows the key', async () => {
+    const dir = project();
+    const before = readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8');
+    answers = {
+      create_event: { status: 401, body: '{"error": {"message": "invalid key sk-secret"}}' },
+      get_agenda: '["show me my day"]',
+    };
+    const report = await generateExampleRequests({
+      baseURL,
+      model: 'm',
+      apiKey: 'sk-secret',
+      cwd: dir,
+      concurrency: 1,
+    });
+    expect(received).toHaveLength(1);
+    expect(report.stopped).toBe(
+      `the endpoint refused a request (POST ${baseURL}/chat/completions (model m) failed: HTTP 401 Unauthorized: invalid key <apiKey>); check the URL, the model and the API key`,
+    );
+    expect(readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8')).toBe(before);
+  });
+
+  it('stops after its first three requests fail, without an answer', async () => {
+    const names = ['one', 'two', 'three', 'four', 'five'];
+    const dir = createTempDir({
+      'schemas/misc_tools.json': makeGroup('misc', {
+        tools: names.map((name) => makeTool({ name, description: `Do ${name}.` })),
+      }),
+    });
+    answers = Object.fromEntries(names.map((name) => [name, { status: 503, body: 'busy' }]));
+    const report = await generateExampleRequests({ baseURL, model: 'm', cwd: dir, concurrency: 1 });
+    expect(received.map((entry) => entry.tool)).toEqual(['one', 'two', 'three']);
+    expect(report.stopped).toBe(
+      `the first 3 requests failed (the last: POST ${baseURL}/chat/completions (model m) failed: HTTP 503 Service Unavailable: busy)`,
+    );
+  });
+
+  it('writes nothing on a dry run, and asks only about the tools named', async () => {
+    const dir = project();
+    const before = readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8');
+    answers = { get_agenda: '["show me my day"]' };
+    const report = await generateExampleRequests({
+      baseURL,
+      model: 'm',
+      cwd: dir,
+      tools: ['get_agenda', 'send_mail'],
+      dryRun: true,
+    });
+    expect(received.map((entry) => entry.tool)).toEqual(['get_agenda']);
+    expect(report.unknown_tools).toEqual(['send_mail']);
+    expect(report.groups[0]).toMatchObject({ changed: true, written: false, new_version: '1.2.1' });
+    expect(readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8')).toBe(before);
+  });
+
+  it('refuses bad options before asking anything', async () => {
+    const dir = project();
+    const generate = (options: object) =>
+      generateExampleRequests({ cwd: dir, ...options } as never);
+    await expect(generate({ baseURL, model: 'm', dryrun: true })).rejects.toMatchObject({
+      code: 'EXAMPLES_INVALID_OPTIONS',
+      message: expect.stringContaining(
+        'generateExampleRequests: unknown option "dryrun"; did you mean "dryRun"?',
+      ),
+    });
+    await expect(generate({ baseURL: 'localhost:11434', model: 'm' })).rejects.toThrow(
+      'generateExampleRequests: "baseURL" must use http or https, got localhost:',
+    );
+    await expect(generate({ baseURL, model: 'm', perTool: 0 })).rejects.toThrow(
+      'generateExampleRequests: "perTool" must be an integer from 1 to 50, got 0',
+    );
+    await expect(generate({ baseURL })).rejects.toThrow(
+      'generateExampleRequests: option "model" is required: the chat model, such as "llama3.1"',
+    );
+    await expect(generate({ baseURL, model: 'm', apiKey: 7 })).rejects.toThrow(
+      'generateExampleRequests: option "apiKey" must be a string, got number',
+    );
+    expect(received).toEqual([]);
+  });
+});
+
+describe('toolcap examples', () => {
+  it('prints what it added, sends the key from the environment, exits 1 when a tool failed', async () => {
+    const dir = project();
+    answers = {
+      create_event: '["book a dentist visit Tuesday 9am"]',
+      get_agenda: { status: 500, body: 'oops' },
+    };
+    const result = await runCli(
+      ['examples', '--chat-url', baseURL, '--model', 'm', '--per-tool', '2', '--concurrency', '1'],
+      { cwd: dir, env: { TOOLCAP_CHAT_API_KEY: 'sk-env' } },
+    );
+    expect(received[0]?.authorization).toBe('Bearer sk-env');
+    expect(result.stdout).toBe(
+      [
+        `Asked m at ${baseURL}/chat/completions about 2 tool(s) with fewer than 2 example requests (1 already had enough)`,
+        '',
+        `calendar 1.2.0 -> 1.2.1  ${join('schemas', 'calendar_tools.json')}  (written)`,
+        'TOOL          ADDED  TOTAL',
+        'create_event  1      1',
+        '  create_event + book a dentist visit Tuesday 9am',
+        '',
+        'Not added: 0 duplicate(s), 0 near-duplicate(s), 0 beyond what the tool needed, 0 not a string',
+        '',
+      ].join('\n'),
+    );
+    expect(result.stderr).toBe(
+      `No requests for 1 tool(s):\n  calendar/get_agenda: POST ${baseURL}/chat/completions (model m) failed: HTTP 500 Internal Server Error: oops\n`,
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it('refuses a missing model or a URL that is not http', async () => {
+    const dir = project();
+    const missing = await runCli(['examples', '--chat-url', baseURL], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      '--model NAME is required: the chat endpoint and model that write the requests, e.g. --chat-url http://localhost:11434/v1 --model llama3.1',
+    );
+    const url = await runCli(['examples', '--chat-url', 'ftp://host/v1', '--model', 'm'], {
+      cwd: dir,
+    });
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain('--chat-url must use http or https, got ftp:');
+    expect(received).toEqual([]);
+  });
+});
