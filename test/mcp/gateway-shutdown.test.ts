@@ -62,6 +62,73 @@ describe('closing the gateway while an upstream is still connecting', () => {
   });
 });
 
+describe('cancelling start-up', () => {
+  it("createGateway rejects with the signal's reason and stops the upstream it started", async () => {
+    const pidFile = join(createTempDir(), 'hang.pid');
+    const controller = new AbortController();
+    let pid: number | undefined;
+    const starting = createGateway({
+      upstreams: [
+        {
+          transport: 'stdio',
+          name: 'hang',
+          group: 'hang',
+          command: process.execPath,
+          args: [HANG_SERVER, pidFile],
+          env: {},
+        },
+      ],
+      // far longer than the test: only the signal can end start-up
+      startupWaitMs: 600_000,
+      connectTimeoutMs: 600_000,
+      signal: controller.signal,
+    });
+    try {
+      pid = await readPid(pidFile);
+      controller.abort(new Error('operator stopped it'));
+      await expect(starting).rejects.toThrow('operator stopped it');
+      await waitFor(() => !isRunning(pid!));
+    } finally {
+      stopLeftover(pid);
+    }
+  });
+
+  it('createGateway refuses an already aborted signal before starting anything', async () => {
+    await expect(
+      createGateway({ signal: AbortSignal.abort(new Error('too late')) }),
+    ).rejects.toThrow('too late');
+    await expect(createGateway({ signal: 'stop' as never })).rejects.toThrow(/an AbortSignal/);
+  });
+
+  it('toolcap mcp --http stops on SIGTERM during start-up, and stops the upstream', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = createTempDir();
+    const pidFile = join(dir, 'hang.pid');
+    const config = join(dir, 'servers.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { hang: { command: process.execPath, args: [HANG_SERVER, pidFile] } },
+      }),
+    );
+    const cli = startCliGateway(['--upstream', config, '--http', '127.0.0.1:0'], { cwd: dir });
+    let pid: number | undefined;
+    try {
+      pid = await readPid(pidFile);
+      await cli.waitForStderr(/listening at http:\/\/127\.0\.0\.1:\d+\/mcp \(starting\)/);
+      // the start-up wait (15 s) is still running: stop() sends SIGTERM by pid
+      expect(await cli.stop()).toBe(0);
+      expect(cli.stderr()).toContain('toolcap mcp: stopping (during start-up)\n');
+      expect(cli.stderr()).not.toContain('serving');
+      await waitFor(() => !isRunning(pid!));
+    } finally {
+      await cli.stop();
+      stopLeftover(pid);
+    }
+  });
+});
+
 describe('toolcap mcp with an upstream that never answers', () => {
   it('says it is still connecting after the start-up wait, and exits on end of input without waiting for it', {
     timeout: 60_000,

@@ -139,6 +139,8 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     upstreams.map((server) => [server.name, 'connecting']),
   );
   const log = createEventLog(io);
+  // with --http, SIGINT/SIGTERM stop the server at any point, start-up included
+  const stopping = http === undefined ? undefined : onStopSignal();
   let gateway: Gateway | undefined;
   // listen before the slow part (loading, the upstreams' first connection): meanwhile /healthz
   // answers and /readyz says "starting", instead of a refused connection
@@ -181,6 +183,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       cwd: io.cwd,
       startupWaitMs: STARTUP_WAIT_MS,
       ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
+      ...(stopping === undefined ? {} : { signal: stopping.signal }),
       onEvent: (event) => {
         if (event.type === 'upstream') upstreamStates.set(event.status.name, event.status.state);
         if (event.type === 'found-tool-called') recorder?.record(event);
@@ -215,7 +218,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       io.stderr(
         `toolcap mcp: serving ${tools.length} tool(s) at ${endpoint.url}${values.stateless === true ? ' (stateless)' : ''}\n`,
       );
-      await untilSignal();
+      await stopping?.stopped;
       // the endpoint starts refusing in the same tick (in finally), so /readyz says 503 from now
       io.stderr('toolcap mcp: stopping\n');
     } else {
@@ -228,7 +231,12 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
         onProblem: (problem) => io.stderr(`toolcap mcp: refused a message: ${problem}\n`),
       });
     }
+  } catch (error) {
+    // a signal during start-up: createGateway stopped the upstreams it had started
+    if (stopping?.signal.aborted !== true) throw error;
+    io.stderr('toolcap mcp: stopping (during start-up)\n');
   } finally {
+    stopping?.dispose();
     // the requests in progress finish first: they may still need the upstream servers
     await endpoint?.close();
     await gateway?.close();
@@ -392,16 +400,25 @@ function createEventLog(io: CliIo): (event: GatewayEvent) => void {
   };
 }
 
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+/** A signal aborted by the first SIGINT or SIGTERM, and a promise of that moment. */
+function onStopSignal(): { signal: AbortSignal; stopped: Promise<void>; dispose(): void } {
+  const controller = new AbortController();
+  let resolveStopped: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    resolveStopped = resolve;
   });
+  const stop = () => {
+    dispose();
+    controller.abort(new Error('stopped by a signal'));
+    resolveStopped();
+  };
+  const dispose = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return { signal: controller.signal, stopped, dispose };
 }
 
 async function readPackageVersion(): Promise<string> {

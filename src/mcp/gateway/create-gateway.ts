@@ -77,6 +77,12 @@ export interface GatewayOptions {
   cwd?: string;
   /** Receives what happens, for logging (the library never prints). */
   onEvent?: (event: GatewayEvent) => void;
+  /**
+   * Cancels start-up: when it aborts before `createGateway` resolves, the upstreams started so
+   * far are stopped and `createGateway` rejects with the signal's reason. Ignored afterwards
+   * (stop a running gateway with `close()`).
+   */
+  signal?: AbortSignal;
 }
 
 /** What the gateway reports while it runs. */
@@ -187,6 +193,7 @@ const GATEWAY_OPTIONS: OptionSpec = {
   version: nonEmptyString,
   cwd: nonEmptyString,
   onEvent: isFunction,
+  signal: (value) => (value instanceof AbortSignal ? undefined : 'an AbortSignal'),
 };
 
 /**
@@ -252,17 +259,30 @@ class ToolGateway implements Gateway, SessionHost {
       throw new ToolcapError('GATEWAY_INVALID_OVERLAY', reading.problems.join('\n'));
     }
     this.#overlays = reading.overlays;
+    const { signal } = this.#options;
+    signal?.throwIfAborted();
     const first = Promise.all(
       [...this.#connections.values()].map((connection) => connection.start()),
     );
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     await Promise.race([
       first,
       new Promise<void>((resolve) => {
         timer = setTimeout(resolve, this.#options.startupWaitMs ?? 15_000);
       }),
+      new Promise<void>((resolve) => {
+        onAbort = resolve;
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }),
     ]);
     clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    if (signal?.aborted) {
+      // the upstreams started so far stop with their handshakes
+      await this.close();
+      throw signal.reason;
+    }
     this.#started = true;
     this.#rebuild();
     this.#unsubscribe = this.#source.subscribe?.(() => this.#onLocalChange());
