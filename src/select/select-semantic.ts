@@ -122,7 +122,7 @@ function checkSignal(signal: unknown, code: string): void {
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new ToolcapError(
       code,
-      `signal must be an AbortSignal (such as AbortSignal.timeout(5000)), got ${describeValue(signal)}`,
+      `${code === 'INVALID_SEARCH_OPTION' ? 'searchAsync' : 'selectAsync'}: signal must be an AbortSignal (such as AbortSignal.timeout(5000)), got ${describeValue(signal)}`,
     );
   }
 }

@@ -123,7 +123,7 @@ export class SemanticIndex {
     if (got !== undefined) {
       throw new ToolcapError(
         code,
-        `queryVector must be ${this.dimensions} finite numbers (a vector of embedder "${this.embedder.id}"), got ${got}; embed the message with the registry's embedder`,
+        `${code === 'INVALID_SEARCH_OPTION' ? 'search' : 'select'}: queryVector must be ${this.dimensions} finite numbers (a vector of embedder "${this.embedder.id}"), got ${got}; embed the message with the registry's embedder`,
       );
     }
     return new SemanticTurn(this, normalizeVector(queryVector as ArrayLike<number>), weight);

@@ -241,14 +241,14 @@ describe('semantic errors', () => {
     const registry = registryWith();
     await registry.prepareSemantic();
     expect(() => registry.select('x', { queryVector: [1, 2] })).toThrow(
-      `queryVector must be ${TOPIC_DIMENSIONS} finite numbers (a vector of embedder "topic-test"), got an array of 2`,
+      `select: queryVector must be ${TOPIC_DIMENSIONS} finite numbers (a vector of embedder "topic-test"), got an array of 2`,
     );
     expect(() =>
       registry.search('x', { queryVector: new Array(TOPIC_DIMENSIONS).fill(Number.NaN) }),
     ).toThrow(
       expect.objectContaining({
         code: 'INVALID_SEARCH_OPTION',
-        message: `queryVector must be ${TOPIC_DIMENSIONS} finite numbers (a vector of embedder "topic-test"), got NaN at index 0; embed the message with the registry's embedder`,
+        message: `search: queryVector must be ${TOPIC_DIMENSIONS} finite numbers (a vector of embedder "topic-test"), got NaN at index 0; embed the message with the registry's embedder`,
       }),
     );
     await expect(createRegistry().prepareSemantic()).rejects.toMatchObject({
@@ -284,9 +284,9 @@ describe('semantic errors', () => {
     );
     await expect(
       registry.selectAsync('x', { signal: 'soon' as unknown as AbortSignal }),
-    ).rejects.toThrow('signal must be an AbortSignal');
+    ).rejects.toThrow('selectAsync: signal must be an AbortSignal');
     await expect(registry.searchAsync('x', { signal: {} as AbortSignal })).rejects.toThrow(
-      'signal must be an AbortSignal',
+      'searchAsync: signal must be an AbortSignal',
     );
     expect(embedder.calls).toEqual([]);
   });
