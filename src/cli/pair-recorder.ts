@@ -1,4 +1,4 @@
-import { type FileHandle, open } from 'node:fs/promises';
+import { appendFile, open } from 'node:fs/promises';
 import type { FoundToolCall } from '../mcp/gateway/gateway-session.js';
 import { errorMessage } from '../util/error-message.js';
 import { CliUsageError } from './cli-usage-error.js';
@@ -7,24 +7,25 @@ import type { CliIo } from './io.js';
 /** Appends `find_tools` → call pairs to a JSON Lines file (`toolcap mcp --record-pairs`). */
 export interface PairRecorder {
   record(call: FoundToolCall): void;
-  /** Waits for the lines written so far, then closes the file. */
+  /** Waits for the lines recorded so far to be written. */
   close(): Promise<void>;
 }
 
 /**
- * Opens `file` (relative to `io.cwd`) for appending, or fails with a usage error naming it. Each
- * recorded call becomes one line `{"message", "tool", "group"}`, plus `"server"` and
- * `"server_tool"` for an upstream tool: the `pairs` format of `toolcap learn`. Lines are written
- * in order; a write that fails is reported once on stderr and recording stops, the gateway goes on.
+ * Checks that `path` can be appended to (creating it), or fails with a usage error naming
+ * `file`. Each recorded call becomes one line `{"message", "tool", "group"}`, plus `"server"`
+ * and `"server_tool"` for an upstream tool: the `pairs` format of `toolcap learn`. Lines are
+ * appended in order, each by opening the path again, so a log rotated away (renamed) is
+ * followed by a new file; a write that fails is reported once on stderr and recording stops,
+ * the gateway goes on.
  */
 export async function openPairRecorder(
   file: string,
   path: string,
   io: CliIo,
 ): Promise<PairRecorder> {
-  let handle: FileHandle;
   try {
-    handle = await open(path, 'a');
+    await (await open(path, 'a')).close();
   } catch (error) {
     throw new CliUsageError(
       `--record-pairs ${file}: cannot open the file for appending (${errorMessage(error)}); check that its directory exists and is writable`,
@@ -47,7 +48,7 @@ export async function openPairRecorder(
       pending = pending.then(async () => {
         if (failed) return;
         try {
-          await handle.appendFile(`${line}\n`);
+          await appendFile(path, `${line}\n`);
         } catch (error) {
           failed = true;
           io.stderr(
@@ -58,7 +59,6 @@ export async function openPairRecorder(
     },
     async close() {
       await pending;
-      await handle.close().catch(() => {});
     },
   };
 }

@@ -93,9 +93,11 @@ export interface GenerateExamplesReport {
   failed: { group: string; tool: string; error: string }[];
   /** Names given in `tools` that no group file defines. */
   unknown_tools: string[];
+  /** Names given in `tools` that are upstream MCP tools of an overlay file: left out. */
+  upstream_tools: string[];
   /** Requests of the answers not added, by reason. */
   skipped: {
-    /** Not a non-empty string. */
+    /** Empty, or not a string. */
     invalid: number;
     /** Repeats of a kept request or of another answer (ignoring case, spacing, punctuation). */
     duplicate: number;
@@ -123,6 +125,10 @@ const MAX_SIBLINGS = 25;
 const FAILURES_BEFORE_STOP = 3;
 /** HTTP statuses that mean every request will fail the same way. */
 const FATAL_STATUS = /^HTTP (401|403|404)\b/;
+/** The largest answer read: a few requests take a few kilobytes. */
+const MAX_RESPONSE_BYTES = 1_000_000;
+/** Control characters and bidirectional overrides: never part of a request a user typed. */
+const INVISIBLE = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
 
 interface Job {
   target: RequestTarget & { definition: ToolDefinition };
@@ -147,7 +153,11 @@ export async function generateExampleRequests(
   checkOptionShapes(options);
   const cwd = options.cwd ?? process.cwd();
   const limits = resolveLoadLimits(options.limits);
-  const resolved = resolveOpenAICompatibleEndpoint(options.baseURL, 'chat/completions');
+  // a URL pasted with the path already on it is the endpoint itself
+  const resolved = resolveOpenAICompatibleEndpoint(
+    options.baseURL.replace(/\/chat\/completions\/*$/, ''),
+    'chat/completions',
+  );
   if ('problem' in resolved) throw invalid(resolved.problem);
   const perTool = boundedInteger(
     'perTool',
@@ -190,6 +200,7 @@ export async function generateExampleRequests(
     groups: [],
     failed: [],
     unknown_tools: [],
+    upstream_tools: [],
     skipped: { invalid: 0, duplicate: 0, near_duplicate: 0, over_cap: 0 },
     truncated: 0,
     diagnostics,
@@ -217,13 +228,22 @@ export async function generateExampleRequests(
       failuresInARow = 0;
       const kept: string[] = [];
       for (const request of requests) {
-        if (typeof request !== 'string' || request.trim() === '') {
+        const text = typeof request === 'string' ? request.replace(INVISIBLE, ' ') : '';
+        if (text.trim() === '') {
           report.skipped.invalid++;
           continue;
         }
-        const cleaned = cleanRequest(request, false, limits.maxExampleRequestLength);
+        const cleaned = cleanRequest(text, false, limits.maxExampleRequestLength);
         if (cleaned.truncated) report.truncated++;
         kept.push(cleaned.text);
+      }
+      if (kept.length === 0) {
+        report.failed.push({
+          group,
+          tool: job.target.name,
+          error: `the answer holds no request: ${requests.length === 0 ? 'an empty list' : 'no item is a non-empty string'}`,
+        });
+        return;
       }
       answers.set(job, kept);
     } catch (error) {
@@ -304,7 +324,14 @@ function collectJobs(
       });
     });
   }
-  if (wanted !== undefined) report.unknown_tools = [...wanted].filter((name) => !seen.has(name));
+  if (wanted !== undefined) {
+    const upstream = new Set(groupFiles.flatMap((file) => [...(file.overlay?.keys() ?? [])]));
+    for (const name of wanted) {
+      if (seen.has(name)) continue;
+      if (upstream.has(name)) report.upstream_tools.push(name);
+      else report.unknown_tools.push(name);
+    }
+  }
   return jobs;
 }
 
@@ -357,6 +384,7 @@ async function requestExamples(job: Job, chat: ChatSettings): Promise<unknown[]>
     ...(chat.apiKey === undefined ? {} : { apiKey: chat.apiKey }),
     ...(chat.headers === undefined ? {} : { headers: chat.headers }),
     timeoutMs: chat.timeoutMs,
+    maxResponseBytes: MAX_RESPONSE_BYTES,
     ...(chat.signal === undefined ? {} : { signal: chat.signal }),
     failed,
   });
@@ -431,11 +459,13 @@ function readAnswer(text: string, failed: (problem: string) => Error): unknown[]
   const content = (body as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]
     ?.message?.content;
   if (typeof content !== 'string') throw failed(`the response has no message content; ${shape}`);
-  const start = content.indexOf('[');
-  const end = content.lastIndexOf(']');
+  // reasoning models may think aloud first
+  const answer = content.replace(/<think>[\s\S]*?<\/think>/g, '');
+  const start = answer.indexOf('[');
+  const end = answer.lastIndexOf(']');
   let list: unknown;
   try {
-    list = start >= 0 && end > start ? JSON.parse(content.slice(start, end + 1)) : undefined;
+    list = start >= 0 && end > start ? JSON.parse(answer.slice(start, end + 1)) : undefined;
   } catch {
     list = undefined;
   }

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { type LoadLimits, resolveLoadLimits } from '../format/limits.js';
 import type { Diagnostic } from '../format/types.js';
+import { toCanonicalToolName } from '../providers/import/to-canonical-tool-name.js';
 import { errorMessage } from '../util/error-message.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import {
@@ -95,7 +96,7 @@ export interface LearnReport {
   groups: LearnedGroup[];
   /**
    * Called tools that no group defines (skipped), most calls first. `group` is the group a
-   * `pairs` line named (an upstream server's group without an overlay file, for instance).
+   * `pairs` line of an upstream tool (with `server_tool`) named: it has no valid group file.
    */
   unknown_tools: { tool: string; calls: number; group?: string }[];
   /** Messages not added, by reason. */
@@ -187,6 +188,15 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     return tool;
   };
   const unknownGroups = new Map<string, string>();
+  /**
+   * An upstream tool the gateway renamed (`beta_echo`), in a group file of its server's tools
+   * (`toolcap import --from-server`), by the server's name of it.
+   */
+  const snapshotTool = (call: TranscriptCall): KnownTool | undefined => {
+    if (call.serverTool === undefined) return undefined;
+    const tool = known.get(call.serverTool) ?? known.get(toCanonicalToolName(call.serverTool));
+    return tool?.owner.group.group === call.group ? tool : undefined;
+  };
 
   const report: LearnReport = {
     format: options.from,
@@ -222,10 +232,13 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     report.skipped.no_user_message += parsed.unprompted;
     for (const call of parsed.calls) {
       report.calls++;
-      const tool = known.get(call.tool) ?? overlayTool(call);
+      const tool = known.get(call.tool) ?? snapshotTool(call) ?? overlayTool(call);
       if (tool === undefined) {
         unknown.set(call.tool, (unknown.get(call.tool) ?? 0) + 1);
-        if (call.group !== undefined) unknownGroups.set(call.tool, call.group);
+        // only a call of an upstream tool (it names the server's tool) needs an overlay
+        if (call.group !== undefined && call.serverTool !== undefined) {
+          unknownGroups.set(call.tool, call.group);
+        }
         continue;
       }
       tool.calls++;

@@ -42,6 +42,8 @@ export interface OpenAICompatibleRequest {
   apiKey?: string;
   headers?: Readonly<Record<string, string>>;
   timeoutMs: number;
+  /** The largest response body read; a larger one is a failure. Default: no limit. */
+  maxResponseBytes?: number;
   signal?: AbortSignal;
   /** The caller's error for a problem (network, status, time limit); the key is redacted. */
   failed: (problem: string, cause?: unknown) => Error;
@@ -73,7 +75,7 @@ export async function postOpenAICompatible(request: OpenAICompatibleRequest): Pr
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     let response: Response;
-    let text: string;
+    let text: string | undefined;
     try {
       response = await fetch(request.url, {
         method: 'POST',
@@ -81,10 +83,13 @@ export async function postOpenAICompatible(request: OpenAICompatibleRequest): Pr
         body: JSON.stringify(request.body),
         signal: controller.signal,
       });
-      text = await response.text();
+      text = await readBody(response, request.maxResponseBytes);
     } catch (error) {
       if (controller.signal.aborted) throw controller.signal.reason;
       throw failed(describeNetworkError(error), error);
+    }
+    if (text === undefined) {
+      throw failed(`the response is larger than ${request.maxResponseBytes} bytes`);
     }
     if (!response.ok) {
       throw failed(
@@ -96,6 +101,25 @@ export async function postOpenAICompatible(request: OpenAICompatibleRequest): Pr
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The response body as text; undefined when it is larger than `limit` bytes. */
+async function readBody(
+  response: Response,
+  limit: number | undefined,
+): Promise<string | undefined> {
+  if (limit === undefined || response.body === null) return response.text();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) {
+      await response.body.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The server's error message (OpenAI's `{ error: { message } }`), or the body's start. */

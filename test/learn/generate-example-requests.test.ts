@@ -230,6 +230,55 @@ describe('generateExampleRequests', () => {
     expect(requestsOf(dir, 'get_agenda')).toEqual(["what's on my calendar today"]);
   });
 
+  it('reads what models wrap around the list, and fails an answer with no request', async () => {
+    const dir = project();
+    answers = {
+      // a reasoning model thinks aloud first, brackets included; a control character is dropped
+      create_event: '<think>they want ["json"] here</think>\n["plan a picnic\\u0007 on Sunday"]',
+      get_agenda: '[["nested"], {"request": "x"}, "  "]',
+    };
+    const report = await generateExampleRequests({
+      // the endpoint itself, pasted whole
+      baseURL: `${baseURL}/chat/completions`,
+      model: 'm',
+      cwd: dir,
+      concurrency: 1,
+    });
+    expect(received.map((entry) => entry.path)).toEqual([
+      '/v1/chat/completions',
+      '/v1/chat/completions',
+    ]);
+    expect(requestsOf(dir, 'create_event')).toEqual(['plan a picnic on Sunday']);
+    expect(report.failed).toEqual([
+      {
+        group: 'calendar',
+        tool: 'get_agenda',
+        error: 'the answer holds no request: no item is a non-empty string',
+      },
+    ]);
+    expect(report.skipped.invalid).toBe(3);
+  });
+
+  it('refuses an answer larger than a megabyte', async () => {
+    const dir = project();
+    answers = {
+      create_event: JSON.stringify(Array.from({ length: 60_000 }, (_, i) => `request number ${i}`)),
+    };
+    const report = await generateExampleRequests({
+      baseURL,
+      model: 'm',
+      cwd: dir,
+      tools: ['create_event'],
+    });
+    expect(report.failed).toEqual([
+      {
+        group: 'calendar',
+        tool: 'create_event',
+        error: `POST ${baseURL}/chat/completions (model m) failed: the response is larger than 1000000 bytes`,
+      },
+    ]);
+  });
+
   it('stops sending requests when the endpoint refuses, and never shows the key', async () => {
     const dir = project();
     const before = readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8');
@@ -330,7 +379,7 @@ describe('toolcap examples', () => {
         'create_event  1      1',
         '  create_event + book a dentist visit Tuesday 9am',
         '',
-        'Not added: 0 duplicate(s), 0 near-duplicate(s), 0 beyond what the tool needed, 0 not a string',
+        'Not added: 0 duplicate(s), 0 near-duplicate(s), 0 beyond what the tool needed, 0 empty or not a string',
         '',
       ].join('\n'),
     );
@@ -346,6 +395,19 @@ describe('toolcap examples', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(
       '--model NAME is required: the chat endpoint and model that write the requests, e.g. --chat-url http://localhost:11434/v1 --model llama3.1',
+    );
+    const busy = await runCli(
+      ['examples', '--chat-url', baseURL, '--model', 'm', '--concurrency', '65'],
+      { cwd: dir },
+    );
+    expect(busy.code).toBe(2);
+    expect(busy.stderr).toContain('--concurrency must be at most 64, got 65');
+    const key = await runCli(['examples', '--chat-url', 'http://me:pw@host/v1', '--model', 'm'], {
+      cwd: dir,
+    });
+    expect(key.code).toBe(2);
+    expect(key.stderr).toContain(
+      '--chat-url must not hold a user or password; set TOOLCAP_CHAT_API_KEY instead',
     );
     const url = await runCli(['examples', '--chat-url', 'ftp://host/v1', '--model', 'm'], {
       cwd: dir,

@@ -151,7 +151,7 @@ describe('toolcap learn', () => {
     expect(result.stderr).toBe(
       [
         'Skipped 1 tool(s) no group defines: draft (1)',
-        '  Their lines name the groups gitlab, which have no group file here. For an upstream MCP server\'s group, create an overlay file (gitlab_tools.json with "x-upstream": {}) in a --schemas directory, then run learn again; see docs/guide/learning.md.',
+        '  They are tools of upstream MCP servers in the groups gitlab, which no valid group file here defines: give each an overlay file (gitlab_tools.json with "tools": [] and "x-upstream": {}, its header complete; see docs/guide/mcp.md), then run learn again.',
         '',
       ].join('\n'),
     );

@@ -567,4 +567,31 @@ describe('learnFromTranscripts', () => {
     const registry = await loadRegistry({ dirs: ['schemas'], cwd: dir });
     expect(registry.diagnostics.filter((problem) => problem.severity === 'error')).toEqual([]);
   });
+
+  it("finds a tool the gateway renamed in a snapshot of its server, by the server's name", async () => {
+    const snapshot = makeGroup('beta', {
+      tools: [makeTool({ name: 'echo', description: 'Echo a text.' })],
+    });
+    const dir = project({ 'schemas/beta_tools.json': json(snapshot) });
+    const pairs = [
+      {
+        message: 'say it back loudly',
+        tool: 'beta_echo',
+        group: 'beta',
+        server: 'beta',
+        server_tool: 'echo',
+      },
+      // a local tool's pair names no server tool: no overlay is suggested for its group
+      { message: 'archive the old notes', tool: 'archive_notes', group: 'notes_v2' },
+    ];
+    writeFileSync(join(dir, 'p.jsonl'), pairs.map((pair) => JSON.stringify(pair)).join('\n'));
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'p.jsonl', cwd: dir });
+    expect(
+      report.groups.map((group) => [group.group, group.tools.map((tool) => tool.tool)]),
+    ).toEqual([['beta', ['echo']]]);
+    expect(readGroup(dir, 'beta').tools).toEqual([
+      expect.objectContaining({ name: 'echo', example_requests: ['say it back loudly'] }),
+    ]);
+    expect(report.unknown_tools).toEqual([{ tool: 'archive_notes', calls: 1 }]);
+  });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -19,6 +19,7 @@ import {
   fixtureServer,
   REPO_ROOT,
   textOf,
+  waitFor,
 } from './gateway-helpers.js';
 
 /** An overlay of the alpha fixture's group; `tools` are its per-tool overrides. */
@@ -48,6 +49,7 @@ const notes = makeGroup('notes', {
 async function gatewayWith(
   files: Record<string, unknown>,
   events: GatewayEvent[] = [],
+  expose: 'search' | 'selected' = 'search',
 ): Promise<Gateway> {
   const dir = createTempDir({
     ...files,
@@ -57,7 +59,7 @@ async function gatewayWith(
   return createGateway({
     registry,
     upstreams: [fixtureServer('alpha', ALPHA_SERVER)],
-    expose: 'search',
+    expose,
     cwd: dir,
     onEvent: (event) => events.push(event),
   });
@@ -138,6 +140,23 @@ describe('the gateway learns how sessions ask for upstream tools', () => {
         name: 'call_tool',
         arguments: { name: 'add', arguments: { a: 1, b: 2 } },
       });
+      // a failed call teaches nothing; the call that works after it does
+      await client.callTool({ name: 'find_tools', arguments: { query: 'echo a text', limit: 1 } });
+      const failed = await client.callTool({
+        name: 'call_tool',
+        arguments: { name: 'echo', arguments: {} },
+      });
+      expect(failed.isError).toBe(true);
+      await client.callTool({
+        name: 'call_tool',
+        arguments: { name: 'echo', arguments: { text: 'hi' } },
+      });
+      // a tool the session called before is not credited to a later search
+      await client.callTool({ name: 'find_tools', arguments: { query: 'wait', limit: 1 } });
+      await client.callTool({
+        name: 'call_tool',
+        arguments: { name: 'sleep', arguments: { ms: 1 } },
+      });
       expect(found()).toEqual([
         {
           type: 'found-tool-called',
@@ -152,6 +171,43 @@ describe('the gateway learns how sessions ask for upstream tools', () => {
           tool: 'list_notes',
           group: 'notes',
         },
+        {
+          type: 'found-tool-called',
+          query: 'echo a text',
+          tool: 'echo',
+          group: 'alpha',
+          upstream: { server: 'alpha', tool: 'echo' },
+        },
+      ]);
+      await client.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('what a session in --expose selected credits to a search', () => {
+  it('not a tool that was already in its list', async () => {
+    const events: GatewayEvent[] = [];
+    const gateway = await gatewayWith(
+      { 'schemas/alpha_tools.json': { ...alphaOverlay(), 'x-upstream': { pinned: ['echo'] } } },
+      events,
+      'selected',
+    );
+    try {
+      const { client } = await connectClient(gateway);
+      await client.callTool({
+        name: 'find_tools',
+        arguments: { query: 'echo a text back', limit: 1 },
+      });
+      await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+      await client.callTool({
+        name: 'find_tools',
+        arguments: { query: 'add two numbers', limit: 1 },
+      });
+      await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+      expect(events.filter((event) => event.type === 'found-tool-called')).toEqual([
+        expect.objectContaining({ query: 'add two numbers', tool: 'add' }),
       ]);
       await client.close();
     } finally {
@@ -194,6 +250,7 @@ describe('toolcap mcp --record-pairs, then toolcap learn --from pairs', () => {
     const client = new Client({ name: 'learning', version: '1.0.0' });
     await client.connect(transport);
     try {
+      let first = true;
       for (const [query, name, args] of [
         ['sum of 2 and 40 please', 'add', { a: 2, b: 40 }],
         ['wait a second before retrying', 'sleep', { ms: 1 }],
@@ -205,11 +262,25 @@ describe('toolcap mcp --record-pairs, then toolcap learn --from pairs', () => {
           arguments: { name, arguments: args },
         });
         expect(called.isError, `${name}: ${textOf(called)}\n${stderr}`).toBeFalsy();
+        if (first) {
+          // a log rotated away: later pairs go to a new file at the same path
+          await waitFor(
+            () =>
+              existsSync(join(dir, 'pairs.jsonl')) &&
+              readFileSync(join(dir, 'pairs.jsonl'), 'utf8') !== '',
+          );
+          renameSync(join(dir, 'pairs.jsonl'), join(dir, 'pairs.jsonl.1'));
+          first = false;
+        }
       }
     } finally {
       await client.close();
     }
-    const lines = readFileSync(join(dir, 'pairs.jsonl'), 'utf8').trim().split('\n');
+    const lines = [
+      ...readFileSync(join(dir, 'pairs.jsonl.1'), 'utf8').trim().split('\n'),
+      ...readFileSync(join(dir, 'pairs.jsonl'), 'utf8').trim().split('\n'),
+    ];
+    writeFileSync(join(dir, 'pairs.jsonl'), `${lines.join('\n')}\n`);
     expect(lines.map((line) => JSON.parse(line))).toEqual([
       {
         message: 'sum of 2 and 40 please',
@@ -268,6 +339,23 @@ describe('toolcap mcp --record-pairs, then toolcap learn --from pairs', () => {
     expect(all.code).toBe(2);
     expect(all.stderr).toContain(
       '--record-pairs records the tools found with find_tools, which only --expose selected or --expose search offer',
+    );
+    const stateless = await runCli(
+      [
+        'mcp',
+        '--expose',
+        'search',
+        '--record-pairs',
+        'p.jsonl',
+        '--http',
+        '127.0.0.1:0',
+        '--stateless',
+      ],
+      { cwd: dir },
+    );
+    expect(stateless.code).toBe(2);
+    expect(stateless.stderr).toContain(
+      '--record-pairs needs sessions: with --stateless each HTTP request stands alone, so no search can be connected to the call after it',
     );
     const missing = await runCli(
       ['mcp', '--expose', 'search', '--record-pairs', 'no/such/dir/pairs.jsonl'],

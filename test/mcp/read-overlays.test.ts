@@ -84,6 +84,11 @@ describe('readOverlays', () => {
       'x-upstream.tools.echo.example_requests must be a list of non-empty strings: user messages the tool serves, such as ["what is on my calendar tomorrow?"]',
     ],
     [
+      'an example request that is not a string',
+      { tools: { echo: { example_requests: ['say hi', 7] } } },
+      'x-upstream.tools.echo.example_requests.1 must be a non-empty string: a user message the tool serves',
+    ],
+    [
       'an example request longer than the limit',
       { tools: { echo: { example_requests: ['x'.repeat(501)] } } },
       'tool "echo": example_requests/0 is 501 characters, longer than 500 (limits.maxExampleRequestLength); shorten it to the part that says what the user wants',

@@ -38,8 +38,8 @@ Options:
   --schemas DIR            directory of *_tools.json files (repeatable; default ./schemas)
   --per-tool N             example requests each tool should have (default ${DEFAULT_GENERATED_PER_TOOL})
   --tool NAME              only this tool (repeatable)
-  --concurrency N          requests in flight at once (default 4)
-  --timeout MS             limit of one request (default 120000)
+  --concurrency N          requests in flight at once, 1-64 (default 4)
+  --timeout MS             limit of one request, at most 3600000 (default 120000)
   --dry-run                show what would be added; write nothing
   --json                   print the report as JSON (docs/guide/learning.md describes it)
 
@@ -65,9 +65,9 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   );
   const baseURL = optionalString(values['chat-url']);
   const model = optionalString(values.model);
-  if (baseURL === undefined || model === undefined) {
+  if (baseURL === undefined || baseURL === '' || model === undefined || model === '') {
     throw new CliUsageError(
-      `${baseURL === undefined ? '--chat-url URL' : '--model NAME'} is required: the chat endpoint and model that write the requests, e.g. --chat-url http://localhost:11434/v1 --model llama3.1`,
+      `${baseURL === undefined || baseURL === '' ? '--chat-url URL' : '--model NAME'} is required: the chat endpoint and model that write the requests, e.g. --chat-url http://localhost:11434/v1 --model llama3.1`,
       'examples',
     );
   }
@@ -78,8 +78,8 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       'examples',
     );
   }
-  const concurrency = positiveInteger('examples', 'concurrency', values.concurrency);
-  const timeoutMs = positiveInteger('examples', 'timeout', values.timeout);
+  const concurrency = atMost('concurrency', values.concurrency, 64);
+  const timeoutMs = atMost('timeout', values.timeout, 3_600_000);
   const schemas = stringList(values.schemas);
   const tools = stringList(values.tool);
   const apiKey = io.env[CHAT_API_KEY_ENV];
@@ -101,7 +101,9 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     // option problems here come from the flags (the URL): a usage error
     if ((error as { code?: unknown }).code === 'EXAMPLES_INVALID_OPTIONS') {
       throw new CliUsageError(
-        (error as Error).message.replace(/^generateExampleRequests: "baseURL"/, '--chat-url'),
+        (error as Error).message
+          .replace(/^generateExampleRequests: "baseURL"/, '--chat-url')
+          .replace('pass the key as "apiKey"', `set ${CHAT_API_KEY_ENV} instead`),
         'examples',
       );
     }
@@ -117,9 +119,23 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   return unwritten.length > 0 ||
     report.failed.length > 0 ||
     report.stopped !== undefined ||
-    report.unknown_tools.length > 0
+    report.unknown_tools.length > 0 ||
+    report.upstream_tools.length > 0
     ? 1
     : 0;
+}
+
+/** A positive integer flag of at most `max`. */
+function atMost(
+  name: string,
+  value: Parameters<typeof positiveInteger>[2],
+  max: number,
+): number | undefined {
+  const number = positiveInteger('examples', name, value);
+  if (number !== undefined && number > max) {
+    throw new CliUsageError(`--${name} must be at most ${max}, got ${number}`, 'examples');
+  }
+  return number;
 }
 
 function printReport(io: CliIo, report: GenerateExamplesReport): void {
@@ -151,11 +167,16 @@ function printReport(io: CliIo, report: GenerateExamplesReport): void {
   }
   const { skipped } = report;
   io.stdout(
-    `\nNot added: ${skipped.duplicate} duplicate(s), ${skipped.near_duplicate} near-duplicate(s), ${skipped.over_cap} beyond what the tool needed, ${skipped.invalid} not a string${report.truncated > 0 ? `; ${report.truncated} shortened to the length limit` : ''}\n`,
+    `\nNot added: ${skipped.duplicate} duplicate(s), ${skipped.near_duplicate} near-duplicate(s), ${skipped.over_cap} beyond what the tool needed, ${skipped.invalid} empty or not a string${report.truncated > 0 ? `; ${report.truncated} shortened to the length limit` : ''}\n`,
   );
   if (report.unknown_tools.length > 0) {
     io.stderr(
       `${style.yellow('No group file defines')} ${report.unknown_tools.map((name) => `"${name}"`).join(', ')}\n`,
+    );
+  }
+  if (report.upstream_tools.length > 0) {
+    io.stderr(
+      `${style.yellow('Left out')} ${report.upstream_tools.map((name) => `"${name}"`).join(', ')}: tools of upstream MCP servers, whose definitions are on the server; snapshot the server with toolcap import --from-server to write requests for them\n`,
     );
   }
   if (report.failed.length > 0) {

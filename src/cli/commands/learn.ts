@@ -135,9 +135,9 @@ function printReport(io: CliIo, report: LearnReport): void {
     );
     const groups = [...new Set(report.unknown_tools.flatMap((entry) => entry.group ?? []))];
     if (groups.length > 0) {
-      // pairs recorded by the gateway name the group: an upstream group needs an overlay file
+      // pairs the gateway recorded for upstream tools name the group: it needs an overlay file
       io.stderr(
-        `  Their lines name the groups ${groups.slice(0, 5).join(', ')}${groups.length > 5 ? ', ...' : ''}, which have no group file here. For an upstream MCP server's group, create an overlay file (${groups[0]}_tools.json with "x-upstream": {}) in a --schemas directory, then run learn again; see docs/guide/learning.md.\n`,
+        `  They are tools of upstream MCP servers in the groups ${groups.slice(0, 5).join(', ')}${groups.length > 5 ? ', ...' : ''}, which no valid group file here defines: give each an overlay file (${groups[0]}_tools.json with "tools": [] and "x-upstream": {}, its header complete; see docs/guide/mcp.md), then run learn again.\n`,
       );
     }
   }

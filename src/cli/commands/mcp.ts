@@ -66,10 +66,11 @@ ${EXECUTION_OPTIONS_USAGE}
                            notifications/tools/list_changed; each reload prints its warnings,
                            a broken edit keeps the previous tools and prints its errors
   --call-timeout MS        limit of a forwarded call (default 60000)
-  --record-pairs FILE      with --expose selected or search: append a line to FILE for each
-                           tool a session calls after find_tools returned it ({"message": the
-                           query, "tool", "group", ...}); toolcap learn --from pairs FILE adds
-                           them to the tools' example requests
+  --record-pairs FILE      with --expose selected or search (not --stateless): append a line
+                           to FILE when a session successfully calls a tool its latest
+                           find_tools search returned ({"message": the query, "tool", "group",
+                           ...}); toolcap learn --from pairs FILE adds them to the tools'
+                           example requests
   --http HOST:PORT         serve Streamable HTTP at http://HOST:PORT/mcp (plus /healthz and
                            /readyz) instead of stdio; a non-loopback HOST needs TOOLCAP_MCP_TOKEN
   --stateless              with --http: no sessions, so any replica answers any request
@@ -120,6 +121,12 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (pairsFile !== undefined && expose === 'all') {
     throw new CliUsageError(
       '--record-pairs records the tools found with find_tools, which only --expose selected or --expose search offer',
+      'mcp',
+    );
+  }
+  if (pairsFile !== undefined && values.stateless === true) {
+    throw new CliUsageError(
+      '--record-pairs needs sessions: with --stateless each HTTP request stands alone, so no search can be connected to the call after it',
       'mcp',
     );
   }

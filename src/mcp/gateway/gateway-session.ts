@@ -144,21 +144,38 @@ export function createGatewaySession(
     },
   );
   const found = new Set<string>();
-  /** The tools the latest `find_tools` search returned, each with its query until called. */
+  /**
+   * The tools the latest `find_tools` search brought to the model, each with its query until
+   * it is called: what `toolcap learn` may credit to that search.
+   */
   const queries = new Map<string, string>();
-  const noteCall = (catalog: Catalog, name: string) => {
+  /** Tools this session called (bounded): a later search is not what led to calling them. */
+  const called = new Set<string>();
+  const callTool = async (
+    catalog: Catalog,
+    name: string,
+    input: unknown,
+    context: ToolContext,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> => {
     const query = queries.get(name);
-    if (query === undefined) return;
-    queries.delete(name);
-    const tool = catalog.registry.get(name);
-    if (tool === undefined) return;
-    const route = catalog.routes.get(name);
-    host.foundToolCalled({
-      query,
-      tool: name,
-      group: tool.group,
-      ...(route === undefined ? {} : { upstream: route }),
-    });
+    if (!options.stateless) {
+      if (called.size >= MAX_FOUND) called.delete(called.values().next().value as string);
+      called.add(name);
+    }
+    const result = await runTool(host, catalog, name, input, context, signal);
+    // only a call that worked teaches which tool the search was for; a failed one may be retried
+    if (query !== undefined && result.isError !== true && queries.get(name) === query) {
+      queries.delete(name);
+      const route = catalog.routes.get(name);
+      host.foundToolCalled({
+        query,
+        tool: name,
+        group: catalog.registry.get(name)!.group,
+        ...(route === undefined ? {} : { upstream: route }),
+      });
+    }
+    return result;
   };
   const sessionContext = (): ToolContext => {
     const reading = readContext(
@@ -185,6 +202,14 @@ export function createGatewaySession(
         const context = contextOf(extra);
         const name = params.name as string;
         if (host.expose !== 'all' && name === FIND_TOOLS) {
+          // what the model could call before this search: not credited to it
+          const before = options.stateless
+            ? new Set<string>()
+            : new Set(
+                host.expose === 'selected'
+                  ? listTools(host, catalog, context, found).map((tool) => tool.name)
+                  : [],
+              );
           const result = await findTools(
             host,
             catalog,
@@ -198,7 +223,9 @@ export function createGatewaySession(
           // likely what the latest search was for
           if (!options.stateless && result.names.length > 0) {
             queries.clear();
-            for (const name of result.names) queries.set(name, result.query);
+            for (const name of result.names) {
+              if (!before.has(name) && !called.has(name)) queries.set(name, result.query);
+            }
           }
           if (result.added && !options.stateless) void server.sendToolListChanged().catch(() => {});
           return result.result;
@@ -212,14 +239,12 @@ export function createGatewaySession(
               unknownToolMessage(catalog, call.name, context, host),
             );
           }
-          noteCall(catalog, call.name);
-          return runTool(host, catalog, call.name, call.arguments, context, extra.signal);
+          return callTool(catalog, call.name, call.arguments, context, extra.signal);
         }
         if (!catalog.registry.has(name)) {
           throw new ProtocolError(-32602, unknownToolMessage(catalog, name, context, host));
         }
-        noteCall(catalog, name);
-        return runTool(host, catalog, name, params.arguments, context, extra.signal);
+        return callTool(catalog, name, params.arguments, context, extra.signal);
       }
       default:
         throw new ProtocolError(-32601, `Method not found: ${shortenName(request.method)}`);

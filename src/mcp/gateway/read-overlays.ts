@@ -253,16 +253,20 @@ class OverlayReader {
   /** The example requests of a tool override, checked as a tool's own (repeats dropped). */
   #exampleRequests(value: unknown, pointer: string, name: string): string[] | undefined {
     const field = `${pointer}/example_requests`;
-    if (
-      !Array.isArray(value) ||
-      value.some((item) => typeof item !== 'string' || item.trim() === '')
-    ) {
+    if (!Array.isArray(value)) {
       this.#fail(
         field,
         'must be a list of non-empty strings: user messages the tool serves, such as ["what is on my calendar tomorrow?"]',
       );
       return undefined;
     }
+    const bad = value.flatMap((item, index) =>
+      typeof item === 'string' && item.trim() !== '' ? [] : [index],
+    );
+    for (const index of bad) {
+      this.#fail(`${field}/${index}`, 'must be a non-empty string: a user message the tool serves');
+    }
+    if (bad.length > 0) return undefined;
     const checked = checkExampleRequests(
       value as string[],
       pointer,
