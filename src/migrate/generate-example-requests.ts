@@ -128,7 +128,7 @@ const FATAL_STATUS = /^HTTP (401|403|404)\b/;
 /** The largest answer read: a few requests take a few kilobytes. */
 const MAX_RESPONSE_BYTES = 1_000_000;
 /** Control characters and bidirectional overrides: never part of a request a user typed. */
-const INVISIBLE = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
+const INVISIBLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
 
 interface Job {
   target: RequestTarget & { definition: ToolDefinition };
