@@ -1,6 +1,7 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { type LoadLimits, resolveLoadLimits } from '../format/limits.js';
-import type { Diagnostic, ToolDefinition, ToolGroupDefinition } from '../format/types.js';
+import type { Diagnostic, ToolDefinition } from '../format/types.js';
+import { toCanonicalToolName } from '../providers/import/to-canonical-tool-name.js';
 import { errorMessage } from '../util/error-message.js';
 import {
   errorExcerpt,
@@ -39,6 +40,12 @@ export interface GenerateExamplesOptions {
   perTool?: number;
   /** Only these tools (by name). Default: every tool of the group files. */
   tools?: readonly string[];
+  /**
+   * The tools of upstream MCP servers by group (their `tools/list` entries, as
+   * `snapshotUpstream` returns them): each group's overlay file gets requests for them in
+   * `x-upstream.tools`, by the server's tool names. Tools the overlay hides are left out.
+   */
+  upstream?: Readonly<Record<string, readonly unknown[]>>;
   /** Ask the model and report, but write nothing. Default false. */
   dryRun?: boolean;
   /** Requests in flight at once. Default 4. */
@@ -95,6 +102,8 @@ export interface GenerateExamplesReport {
   unknown_tools: string[];
   /** Names given in `tools` that are upstream MCP tools of an overlay file: left out. */
   upstream_tools: string[];
+  /** Groups of `upstream` that no overlay file here has: left out until one is created. */
+  no_overlay: string[];
   /** Requests of the answers not added, by reason. */
   skipped: {
     /** Empty, or not a string. */
@@ -130,8 +139,20 @@ const MAX_RESPONSE_BYTES = 1_000_000;
 /** Control characters and bidirectional overrides: never part of a request a user typed. */
 const INVISIBLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
 
+/** What the prompt says about a tool. */
+interface ToolFacts {
+  name: string;
+  description: string;
+  /** The properties of its input schema. */
+  properties: Readonly<Record<string, unknown>>;
+}
+
 interface Job {
-  target: RequestTarget & { definition: ToolDefinition };
+  target: RequestTarget;
+  tool: ToolFacts;
+  group: { name: string; description: string };
+  /** The other tools of the group, for the model to tell apart. */
+  siblings: readonly ToolFacts[];
   /** How many requests to ask for. */
   count: number;
 }
@@ -201,12 +222,16 @@ export async function generateExampleRequests(
     failed: [],
     unknown_tools: [],
     upstream_tools: [],
+    no_overlay: [],
     skipped: { invalid: 0, duplicate: 0, near_duplicate: 0, over_cap: 0 },
     truncated: 0,
     diagnostics,
   };
 
   const jobs = collectJobs(groupFiles, options.tools, perTool, report);
+  if (options.upstream !== undefined) {
+    jobs.push(...collectUpstreamJobs(groupFiles, options.upstream, options.tools, perTool, report));
+  }
   report.requested = jobs.length;
   const answers = new Map<Job, string[]>();
   let failuresInARow = 0;
@@ -301,6 +326,7 @@ function collectJobs(
   const seen = new Set<string>();
   const jobs: Job[] = [];
   for (const owner of groupFiles) {
+    const facts = owner.group.tools.map(toolFacts);
     owner.group.tools.forEach((definition, index) => {
       // the loader keeps the first of two tools with one name
       if (seen.has(definition.name)) return;
@@ -320,6 +346,9 @@ function collectJobs(
           position: owner.positions[index],
           definition,
         },
+        tool: facts[index]!,
+        group: { name: owner.group.group, description: owner.group.description },
+        siblings: facts.filter((_, other) => other !== index),
         count: perTool - existing.length,
       });
     });
@@ -333,6 +362,99 @@ function collectJobs(
     }
   }
   return jobs;
+}
+
+/**
+ * The upstream tools to ask about: per group of `upstream` with an overlay file, each tool the
+ * overlay does not hide with too few requests in `x-upstream.tools` (under the key the overlay
+ * uses for it, else the server's name). The overlay's title or description of a tool wins.
+ */
+function collectUpstreamJobs(
+  groupFiles: readonly EditableGroupFile[],
+  upstream: Readonly<Record<string, readonly unknown[]>>,
+  only: readonly string[] | undefined,
+  perTool: number,
+  report: GenerateExamplesReport,
+): Job[] {
+  const wanted = only === undefined ? undefined : new Set(only);
+  const jobs: Job[] = [];
+  for (const [group, entries] of Object.entries(upstream)) {
+    const owner = groupFiles.find(
+      (file) => file.overlay !== undefined && file.group.group === group,
+    );
+    if (owner?.overlay === undefined) {
+      report.no_overlay.push(group);
+      continue;
+    }
+    const extension = (JSON.parse(owner.text.replace(/^\uFEFF/, '')) as Record<string, unknown>)[
+      'x-upstream'
+    ] as { hidden?: unknown; tools?: Record<string, { description?: unknown }> } | undefined;
+    const hidden = new Set(Array.isArray(extension?.hidden) ? extension.hidden : []);
+    const overrides = extension?.tools ?? {};
+    const keyOf = (name: string) =>
+      [name, toCanonicalToolName(name)].find((key) => owner.overlay!.has(key)) ?? name;
+    const tools = entries.flatMap((entry): ToolFacts[] => {
+      const { name, description, inputSchema } = (entry ?? {}) as Record<string, unknown>;
+      if (typeof name !== 'string' || hidden.has(name) || hidden.has(toCanonicalToolName(name))) {
+        return [];
+      }
+      const override = overrides[keyOf(name)]?.description;
+      const properties = (inputSchema as { properties?: unknown } | undefined)?.properties;
+      return [
+        {
+          name,
+          description:
+            typeof override === 'string'
+              ? override
+              : typeof description === 'string'
+                ? description
+                : '',
+          properties:
+            properties !== null && typeof properties === 'object'
+              ? (properties as Record<string, unknown>)
+              : {},
+        },
+      ];
+    });
+    tools.forEach((tool, index) => {
+      if (wanted !== undefined && !wanted.has(tool.name)) return;
+      const key = keyOf(tool.name);
+      const existing = owner.overlay!.get(key) ?? [];
+      if (existing.length >= perTool) {
+        report.complete++;
+        return;
+      }
+      jobs.push({
+        target: {
+          owner,
+          order: index,
+          name: key,
+          existing,
+          position: undefined,
+          definition: undefined,
+        },
+        tool,
+        group: { name: group, description: owner.group.description },
+        siblings: tools.filter((_, other) => other !== index),
+        count: perTool - existing.length,
+      });
+    });
+  }
+  if (wanted !== undefined) {
+    // names found among the upstream tools are not "upstream tools left out"
+    const asked = new Set(jobs.map((job) => job.tool.name));
+    report.upstream_tools = report.upstream_tools.filter((name) => !asked.has(name));
+    report.unknown_tools = report.unknown_tools.filter((name) => !asked.has(name));
+  }
+  return jobs;
+}
+
+function toolFacts(definition: ToolDefinition): ToolFacts {
+  return {
+    name: definition.name,
+    description: definition.description,
+    properties: (definition.input_schema.properties ?? {}) as Readonly<Record<string, unknown>>,
+  };
 }
 
 /** Runs `work` over `items`, `limit` at a time, taking no new item once `stop()` holds. */
@@ -395,27 +517,12 @@ const SYSTEM_PROMPT =
   'You write example requests for a catalog of tools an AI assistant can call. Answer with a JSON array of strings and nothing else.';
 
 /** The user message asking for `job.count` requests for one tool. */
-function examplePrompt(job: {
-  target: {
-    owner: { group: ToolGroupDefinition };
-    definition: ToolDefinition;
-    existing: readonly string[];
-  };
-  count: number;
-}): string {
-  const { definition } = job.target;
-  const group = job.target.owner.group;
-  const properties = (definition.input_schema.properties ?? {}) as Record<
-    string,
-    { description?: unknown }
-  >;
-  const parameters = Object.entries(properties).map(([name, schema]) =>
-    typeof schema?.description === 'string'
-      ? `${name} (${oneLine(schema.description, 100)})`
-      : name,
-  );
-  const siblings = group.tools
-    .filter((tool) => tool.name !== definition.name)
+function examplePrompt(job: Job): string {
+  const parameters = Object.entries(job.tool.properties).map(([name, schema]) => {
+    const description = (schema as { description?: unknown } | null)?.description;
+    return typeof description === 'string' ? `${name} (${oneLine(description, 100)})` : name;
+  });
+  const siblings = job.siblings
     .slice(0, MAX_SIBLINGS)
     .map((tool) => `- ${tool.name}: ${oneLine(tool.description, 120)}`);
   const lines = [
@@ -423,10 +530,10 @@ function examplePrompt(job: {
     'Write them the way people do: concrete (names, places, files, dates), varied in length and tone, each under 200 characters, in the language of the description.',
     'At least half must not reuse the words of the tool name or description: say what the user wants, not how the tool does it. Never name the tool.',
     '',
-    `Tool: ${definition.name}`,
-    `Description: ${oneLine(definition.description, 1_000)}`,
+    `Tool: ${job.tool.name}`,
+    `Description: ${oneLine(job.tool.description, 1_000)}`,
     ...(parameters.length > 0 ? [`Parameters: ${parameters.join('; ')}`] : []),
-    `Group "${group.group}": ${oneLine(group.description, 300)}`,
+    `Group "${job.group.name}": ${oneLine(job.group.description, 300)}`,
   ];
   if (siblings.length > 0) {
     lines.push(
@@ -534,6 +641,14 @@ const OPTION_SHAPES: Readonly<
     'an array of tool names',
     (value) =>
       Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry !== ''),
+  ],
+  upstream: [
+    'an object mapping group names to tools/list entries',
+    (value) =>
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      Object.values(value).every((entries) => Array.isArray(entries)),
   ],
   dryRun: ['true or false', (value) => typeof value === 'boolean'],
   concurrency: ['a number', (value) => typeof value === 'number'],

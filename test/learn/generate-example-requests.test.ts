@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { generateExampleRequests } from '../../src/migrate/generate-example-requ
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
+import { ALPHA_SERVER, BETA_SERVER } from '../mcp/gateway-helpers.js';
 
 /** What the test server received: one entry per request. */
 interface Received {
@@ -415,5 +416,69 @@ describe('toolcap examples', () => {
     expect(url.code).toBe(2);
     expect(url.stderr).toContain('--chat-url must use http or https, got ftp:');
     expect(received).toEqual([]);
+  });
+
+  it('writes requests for upstream MCP tools into their overlay, from the live tools/list', async () => {
+    const dir = createTempDir({
+      'schemas/alpha_tools.json': json({
+        ...makeGroup('alpha', {
+          description: 'Arithmetic and timing tools.',
+          selection: { strategy: 'keyword', keywords: ['arithmetic'] },
+          tools: [],
+        }),
+        'x-upstream': { hidden: ['crash'], tools: { add: { title: 'Adder' } } },
+      }),
+    });
+    writeFileSync(
+      join(dir, 'servers.json'),
+      JSON.stringify({
+        mcpServers: {
+          alpha: { command: process.execPath, args: [ALPHA_SERVER] },
+          beta: { command: process.execPath, args: [BETA_SERVER] },
+        },
+      }),
+    );
+    answers = {
+      sleep: '["hold off for two seconds", "pause a moment before the retry"]',
+      add: '["what is 17 plus 25"]',
+    };
+    // the fixture servers run as processes started and stopped by snapshotUpstream
+    const result = await runCli(
+      [
+        'examples',
+        '--chat-url',
+        baseURL,
+        '--model',
+        'm',
+        '--upstream',
+        'servers.json',
+        '--tool',
+        'sleep',
+        '--tool',
+        'add',
+        '--concurrency',
+        '1',
+      ],
+      { cwd: dir },
+    );
+    expect(received.map((entry) => entry.tool)).toEqual(['add', 'sleep']);
+    const prompt = received[1]!.body.messages[1]!.content;
+    expect(prompt).toContain(
+      'Description: Wait for a number of milliseconds, then report how long it waited.',
+    );
+    expect(prompt).toContain('Parameters: ms');
+    expect(prompt).toContain('Group "alpha": Arithmetic and timing tools.');
+    expect(prompt).toContain('- echo: ');
+    expect(prompt).not.toContain('- crash: ');
+    const overlay = JSON.parse(readFileSync(join(dir, 'schemas/alpha_tools.json'), 'utf8'));
+    expect(overlay.version).toBe('1.0.1');
+    expect(overlay['x-upstream'].tools).toEqual({
+      add: { title: 'Adder', example_requests: ['what is 17 plus 25'] },
+      sleep: { example_requests: ['hold off for two seconds', 'pause a moment before the retry'] },
+    });
+    // beta has no overlay here: named, and the run exits 1
+    expect(result.stderr).toContain('No overlay file for the upstream groups beta');
+    expect(result.code).toBe(1);
+    expect((await runCli(['validate', '--schemas', 'schemas'], { cwd: dir })).code).toBe(0);
   });
 });

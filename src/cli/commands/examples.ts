@@ -1,10 +1,14 @@
+import { resolve } from 'node:path';
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import { DEFAULT_LOAD_LIMITS } from '../../format/limits.js';
+import { snapshotUpstream } from '../../mcp/gateway/snapshot-upstream.js';
+import { readUpstreamConfig } from '../../mcp/gateway/upstream-config.js';
 import {
   DEFAULT_GENERATED_PER_TOOL,
   type GenerateExamplesReport,
   generateExampleRequests,
 } from '../../migrate/generate-example-requests.js';
+import { errorMessage } from '../../util/error-message.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { formatTable } from '../format-table.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
@@ -26,11 +30,14 @@ adds them to the tools' "example_requests" as toolcap learn does: no repeats or
 near-duplicates, one patch bump per changed group, each file checked and replaced atomically.
 Search, and select with --relevance K or --fallback K, rank by these requests. Read them before
 you commit: a model's guesses are a start, real users' messages (toolcap learn) are better.
-Tools of upstream MCP servers (overlay files) are left out. Details: docs/guide/learning.md.
+With --upstream, the tools of the MCP servers of FILE (listed live) get requests in their
+groups' overlay files (x-upstream.tools); a server whose group has no overlay file is skipped
+and named. Details: docs/guide/learning.md.
 
 Exit 0 when every request was answered, 1 when a request failed or an answer was unusable (the
-others are still written), a --tool names no tool, no group file was found, or a file could not
-be written, 2 on a usage error.
+others are still written), a --tool names no tool, an upstream server could not be listed or
+its group has no overlay file, no group file was found, or a file could not be written, 2 on a
+usage error.
 
 Options:
   --chat-url URL           the API base up to /v1, e.g. http://localhost:11434/v1 (required)
@@ -38,6 +45,9 @@ Options:
   --schemas DIR            directory of *_tools.json files (repeatable; default ./schemas)
   --per-tool N             example requests each tool should have (default ${DEFAULT_GENERATED_PER_TOOL})
   --tool NAME              only this tool (repeatable)
+  --upstream FILE          also the tools of these MCP servers ({"mcpServers": {...}}), into
+                           their groups' overlay files
+  --server NAME            with --upstream: only this server (repeatable)
   --concurrency N          requests in flight at once, 1-64 (default 4)
   --timeout MS             limit of one request, at most 3600000 (default 120000)
   --dry-run                show what would be added; write nothing
@@ -56,6 +66,8 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       schemas: { type: 'string', multiple: true },
       'per-tool': { type: 'string' },
       tool: { type: 'string', multiple: true },
+      upstream: { type: 'string' },
+      server: { type: 'string', multiple: true },
       concurrency: { type: 'string' },
       timeout: { type: 'string' },
       'dry-run': { type: 'boolean' },
@@ -83,6 +95,11 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const schemas = stringList(values.schemas);
   const tools = stringList(values.tool);
   const apiKey = io.env[CHAT_API_KEY_ENV];
+  const upstream = await listUpstreams(
+    optionalString(values.upstream),
+    stringList(values.server),
+    io,
+  );
   let report: GenerateExamplesReport;
   try {
     report = await generateExampleRequests({
@@ -92,6 +109,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
       ...(schemas.length > 0 ? { schemas } : {}),
       ...(tools.length > 0 ? { tools } : {}),
+      ...(upstream === undefined ? {} : { upstream: upstream.tools }),
       ...(perTool !== undefined ? { perTool } : {}),
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
@@ -116,13 +134,53 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   for (const group of unwritten) {
     io.stderr(`toolcap: could not write ${group.file}: ${group.error}\n`);
   }
-  return unwritten.length > 0 ||
+  return upstream?.failed === true ||
+    unwritten.length > 0 ||
     report.failed.length > 0 ||
     report.stopped !== undefined ||
     report.unknown_tools.length > 0 ||
+    report.no_overlay.length > 0 ||
     report.upstream_tools.length > 0
     ? 1
     : 0;
+}
+
+/**
+ * The live tools of the servers of `file` (all, or those of `servers`) by group; a server that
+ * cannot be listed is reported on stderr and left out.
+ */
+async function listUpstreams(
+  file: string | undefined,
+  servers: readonly string[],
+  io: CliIo,
+): Promise<{ tools: Record<string, readonly unknown[]>; failed: boolean } | undefined> {
+  if (file === undefined) {
+    if (servers.length > 0)
+      throw new CliUsageError('--server NAME needs --upstream FILE', 'examples');
+    return undefined;
+  }
+  const path = resolve(io.cwd, file);
+  const config = await readUpstreamConfig(path, { file, env: io.env });
+  const names = config.servers.map((server) => server.name);
+  const unknown = servers.filter((name) => !names.includes(name));
+  if (unknown.length > 0) {
+    throw new CliUsageError(
+      `${file} has no enabled server ${unknown.map((name) => JSON.stringify(name)).join(', ')}; its servers: ${names.join(', ')}`,
+      'examples',
+    );
+  }
+  const tools: Record<string, readonly unknown[]> = {};
+  let failed = false;
+  for (const name of servers.length > 0 ? servers : names) {
+    try {
+      const snapshot = await snapshotUpstream(path, { file, name, env: io.env });
+      tools[snapshot.group] = snapshot.tools;
+    } catch (error) {
+      failed = true;
+      io.stderr(`toolcap examples: ${errorMessage(error)}; its tools are left out\n`);
+    }
+  }
+  return { tools, failed };
 }
 
 /** A positive integer flag of at most `max`. */
@@ -176,7 +234,12 @@ function printReport(io: CliIo, report: GenerateExamplesReport): void {
   }
   if (report.upstream_tools.length > 0) {
     io.stderr(
-      `${style.yellow('Left out')} ${report.upstream_tools.map((name) => `"${name}"`).join(', ')}: tools of upstream MCP servers, whose definitions are on the server; snapshot the server with toolcap import --from-server to write requests for them\n`,
+      `${style.yellow('Left out')} ${report.upstream_tools.map((name) => `"${name}"`).join(', ')}: tools of upstream MCP servers; add --upstream FILE (the servers' configuration) to write requests for them\n`,
+    );
+  }
+  if (report.no_overlay.length > 0) {
+    io.stderr(
+      `${style.yellow('No overlay file')} for the upstream groups ${report.no_overlay.join(', ')}: their requests go in one (a group file named after the group, with "tools": [] and "x-upstream": {}; see docs/guide/mcp.md); create it and run again\n`,
     );
   }
   if (report.failed.length > 0) {
