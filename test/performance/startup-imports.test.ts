@@ -71,8 +71,9 @@ describe('CLI start-up path (built CLI, bundled schemas)', () => {
     // validators use
     expect(modules).toContain(BIN);
     expect(modules.some((path) => path.endsWith('/ajv/dist/runtime/equal.js'))).toBe(true);
-    // the CLI is bundled: a handful of files, not the ~150 modules of dist/src
-    expect(new Set(record.esm.filter((url) => url.startsWith('file:'))).size).toBeLessThan(30);
+    // the CLI is bundled: a few dozen chunks (esbuild splits shared code per set of lazily
+    // loaded commands), not the ~150 modules of dist/src; start-up time itself is the bench's
+    expect(new Set(record.esm.filter((url) => url.startsWith('file:'))).size).toBeLessThan(40);
     for (const [pattern, reason] of NEVER_ON_START_UP) {
       expect(
         modules.filter((path) => pattern.test(path)),

@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import { DEFAULT_LOAD_LIMITS } from '../../format/limits.js';
-import { snapshotUpstream } from '../../mcp/gateway/snapshot-upstream.js';
-import { readUpstreamConfig } from '../../mcp/gateway/upstream-config.js';
 import {
   DEFAULT_GENERATED_PER_TOOL,
   type GenerateExamplesReport,
@@ -159,6 +157,11 @@ async function listUpstreams(
       throw new CliUsageError('--server NAME needs --upstream FILE', 'examples');
     return undefined;
   }
+  // the MCP client loads only for --upstream
+  const [{ snapshotUpstream }, { readUpstreamConfig }] = await Promise.all([
+    import('../../mcp/gateway/snapshot-upstream.js'),
+    import('../../mcp/gateway/upstream-config.js'),
+  ]);
   const path = resolve(io.cwd, file);
   const config = await readUpstreamConfig(path, { file, env: io.env });
   const names = config.servers.map((server) => server.name);
