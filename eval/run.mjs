@@ -25,7 +25,7 @@ import {
   readExampleRequests,
   taskBatch,
 } from './livemcpbench-eval.mjs';
-import { learnToolE, measureToolE, toolETestSplit } from './toole-eval.mjs';
+import { exampleToolE, learnToolE, measureToolE, toolETestSplit } from './toole-eval.mjs';
 
 const library = {
   ...(await import('../dist/src/index.js')),
@@ -176,6 +176,10 @@ const fmt = (value) => (value === undefined ? '-' : value.toFixed(3));
   const systems = [
     { label: 'toolcap search', rank: searchRank(registry) },
     { label: 'toolcap search after learn', rank: searchRank(learned.registry) },
+    {
+      label: 'toolcap search + 5 example requests per tool',
+      rank: searchRank(await exampleToolE(library, data)),
+    },
     { label: 'BM25 baseline', rank: createBaselineIndex(documents).rank },
     {
       label: 'BM25 baseline + light stem',

@@ -111,3 +111,29 @@ export async function learnToolE(library, learnFromTranscripts, data) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The ToolE group with five example requests per tool, written from the tool descriptions alone
+ * (data/metatool/example-requests.json, see SOURCE.md), loaded as a registry: what a user has
+ * after `toolcap examples`.
+ */
+export async function exampleToolE(library, data) {
+  const requests = JSON.parse(readFileSync(join(DATA, 'metatool/example-requests.json'), 'utf8'));
+  const group = toolEGroup(data);
+  group.tools.forEach((tool, index) => {
+    const written = requests[data.tools[index].name];
+    if (written === undefined) throw new Error(`no example requests for ${data.tools[index].name}`);
+    tool.example_requests = written;
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'toolcap-eval-examples-'));
+  try {
+    writeFileSync(join(dir, 'eval_tools.json'), `${JSON.stringify(group, null, 2)}\n`);
+    const registry = await library.loadRegistry({ dirs: [dir], cwd: dir });
+    const errors = registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+    if (errors.length > 0)
+      throw new Error(`ToolE group with examples does not load: ${errors[0].message}`);
+    return registry;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -78,4 +78,16 @@ describe('the eval data for toolcap learn', () => {
       }
     }
   });
+
+  it('the ToolE example requests give every tool five distinct requests', () => {
+    const tools = JSON.parse(readFileSync(join(EVAL, 'data/metatool/plugin_des.json'), 'utf8'));
+    const requests = JSON.parse(
+      readFileSync(join(EVAL, 'data/metatool/example-requests.json'), 'utf8'),
+    ) as Record<string, string[]>;
+    expect(Object.keys(requests)).toEqual(Object.keys(tools));
+    for (const [tool, list] of Object.entries(requests)) {
+      expect(new Set(list).size, tool).toBe(5);
+      for (const request of list) expect(request.length, tool).toBeLessThanOrEqual(200);
+    }
+  });
 });
