@@ -92,6 +92,11 @@ export interface GenerateExamplesReport {
   per_tool: number;
   /** Tools the model was asked about (they had fewer than `per_tool` requests). */
   requested: number;
+  /**
+   * Without `upstream`: the groups whose file is an overlay (their tools are on upstream MCP
+   * servers, left out; pass `upstream` to include them).
+   */
+  overlay_groups: string[];
   /** Tools that already had `per_tool` requests or more, not asked about. */
   complete: number;
   /** Groups with a tool the model answered for, in catalog order. */
@@ -164,9 +169,10 @@ interface Job {
  * tools' `example_requests` as `toolcap learn` does: repeats and near-duplicates dropped, one
  * patch bump per changed group, each file checked and written atomically. A failed request or an
  * unusable answer is reported for its tool and the run goes on; the run stops sending requests
- * when the endpoint refuses (HTTP 401, 403 or 404) or the first three requests all fail. Tools
- * of upstream MCP servers (overlays) are left out: their definitions are on the server. Throws a
- * ToolcapError for bad options or schema directories without group files.
+ * when the endpoint refuses (HTTP 401, 403 or 404) or the first three requests all fail. The
+ * tools of upstream MCP servers are included when `upstream` gives their `tools/list` entries:
+ * their requests go into their groups' overlay files. Throws a ToolcapError for bad options or
+ * schema directories without group files.
  */
 export async function generateExampleRequests(
   options: GenerateExamplesOptions,
@@ -217,6 +223,7 @@ export async function generateExampleRequests(
     dry_run: dryRun,
     per_tool: perTool,
     requested: 0,
+    overlay_groups: [],
     complete: 0,
     groups: [],
     failed: [],
@@ -232,12 +239,17 @@ export async function generateExampleRequests(
   if (options.upstream !== undefined) {
     jobs.push(...collectUpstreamJobs(groupFiles, options.upstream, options.tools, perTool, report));
   }
-  report.requested = jobs.length;
+  if (options.upstream === undefined) {
+    report.overlay_groups = groupFiles.flatMap((file) =>
+      file.overlay === undefined ? [] : [file.group.group],
+    );
+  }
   const answers = new Map<Job, string[]>();
   let failuresInARow = 0;
   let answered = false;
   const ask = async (job: Job) => {
     const group = job.target.owner.group.group;
+    report.requested++;
     try {
       const requests = await requestExamples(job, {
         url: resolved.url,
@@ -377,6 +389,8 @@ function collectUpstreamJobs(
   report: GenerateExamplesReport,
 ): Job[] {
   const wanted = only === undefined ? undefined : new Set(only);
+  /** Names of `only` that matched an upstream tool, asked about or already complete. */
+  const matched = new Set<string>();
   const jobs: Job[] = [];
   for (const [group, entries] of Object.entries(upstream)) {
     const owner = groupFiles.find(
@@ -391,13 +405,27 @@ function collectUpstreamJobs(
     ] as { hidden?: unknown; tools?: Record<string, { description?: unknown }> } | undefined;
     const hidden = new Set(Array.isArray(extension?.hidden) ? extension.hidden : []);
     const overrides = extension?.tools ?? {};
-    const keyOf = (name: string) =>
-      [name, toCanonicalToolName(name)].find((key) => owner.overlay!.has(key)) ?? name;
+    const listed = new Set(
+      entries.flatMap((entry) => {
+        const name = (entry as { name?: unknown } | null)?.name;
+        return typeof name === 'string' ? [name] : [];
+      }),
+    );
+    // the server's own name first; the converted one only when no other listed tool has it
+    const keyOf = (name: string) => {
+      const converted = toCanonicalToolName(name);
+      if (owner.overlay!.has(name)) return name;
+      return converted !== name && !listed.has(converted) && owner.overlay!.has(converted)
+        ? converted
+        : name;
+    };
     const tools = entries.flatMap((entry): ToolFacts[] => {
       const { name, description, inputSchema } = (entry ?? {}) as Record<string, unknown>;
       if (typeof name !== 'string' || hidden.has(name) || hidden.has(toCanonicalToolName(name))) {
         return [];
       }
+      // a tool whose input is not an object is one the gateway does not serve
+      if ((inputSchema as { type?: unknown } | null)?.type !== 'object') return [];
       const override = overrides[keyOf(name)]?.description;
       const properties = (inputSchema as { properties?: unknown } | undefined)?.properties;
       return [
@@ -416,9 +444,20 @@ function collectUpstreamJobs(
         },
       ];
     });
+    const keys = new Set<string>();
     tools.forEach((tool, index) => {
-      if (wanted !== undefined && !wanted.has(tool.name)) return;
+      if (wanted !== undefined) {
+        // the server's name, the converted one, or the gateway's name for a renamed tool
+        const converted = toCanonicalToolName(tool.name);
+        const names = [tool.name, converted, `${group}_${converted}`];
+        const hit = names.find((name) => wanted.has(name));
+        if (hit === undefined) return;
+        matched.add(hit);
+      }
       const key = keyOf(tool.name);
+      // one key is edited once a run
+      if (keys.has(key)) return;
+      keys.add(key);
       const existing = owner.overlay!.get(key) ?? [];
       if (existing.length >= perTool) {
         report.complete++;
@@ -441,10 +480,11 @@ function collectUpstreamJobs(
     });
   }
   if (wanted !== undefined) {
-    // names found among the upstream tools are not "upstream tools left out"
-    const asked = new Set(jobs.map((job) => job.tool.name));
-    report.upstream_tools = report.upstream_tools.filter((name) => !asked.has(name));
-    report.unknown_tools = report.unknown_tools.filter((name) => !asked.has(name));
+    // with the upstream tools listed, a name is either one of them or unknown
+    report.unknown_tools = [...report.unknown_tools, ...report.upstream_tools].filter(
+      (name) => !matched.has(name),
+    );
+    report.upstream_tools = [];
   }
   return jobs;
 }
@@ -567,21 +607,60 @@ function readAnswer(text: string, failed: (problem: string) => Error): unknown[]
     ?.message?.content;
   if (typeof content !== 'string') throw failed(`the response has no message content; ${shape}`);
   // reasoning models may think aloud first
-  const answer = content.replace(/<think>[\s\S]*?<\/think>/g, '');
-  const start = answer.indexOf('[');
-  const end = answer.lastIndexOf(']');
-  let list: unknown;
-  try {
-    list = start >= 0 && end > start ? JSON.parse(answer.slice(start, end + 1)) : undefined;
-  } catch {
-    list = undefined;
-  }
-  if (!Array.isArray(list)) {
+  const list = firstStringArray(content.replace(/<think>[\s\S]*?<\/think>/g, ''));
+  if (list === undefined) {
     throw failed(
       `the answer is not a JSON array of strings: ${JSON.stringify(oneLine(content, 200))}`,
     );
   }
   return list;
+}
+
+/** Bracketed spans tried in an answer before giving up. */
+const MAX_ARRAY_CANDIDATES = 20;
+
+/**
+ * The first JSON array in `text` that is empty or holds a string, wherever it sits (in prose, a
+ * code fence, after other bracketed text): each `[` is matched to its closing `]` outside string
+ * literals.
+ */
+function firstStringArray(text: string): unknown[] | undefined {
+  let from = 0;
+  for (let tried = 0; tried < MAX_ARRAY_CANDIDATES; tried++) {
+    const start = text.indexOf('[', from);
+    if (start < 0) return undefined;
+    const end = closingBracket(text, start);
+    if (end < 0) return undefined;
+    try {
+      const value: unknown = JSON.parse(text.slice(start, end + 1));
+      if (
+        Array.isArray(value) &&
+        (value.length === 0 || value.some((item) => typeof item === 'string'))
+      ) {
+        return value;
+      }
+    } catch {
+      // not JSON: try the next bracket
+    }
+    from = start + 1;
+  }
+  return undefined;
+}
+
+/** The index of the `]` closing the `[` at `start`, skipping string literals; -1 if none. */
+function closingBracket(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index++) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '[') depth++;
+    else if (char === ']' && --depth === 0) return index;
+  }
+  return -1;
 }
 
 function oneLine(text: string, max: number): string {

@@ -477,8 +477,78 @@ describe('toolcap examples', () => {
       sleep: { example_requests: ['hold off for two seconds', 'pause a moment before the retry'] },
     });
     // beta has no overlay here: named, and the run exits 1
-    expect(result.stderr).toContain('No overlay file for the upstream groups beta');
+    expect(result.stderr).toContain('No valid overlay file for the upstream groups beta: ');
     expect(result.code).toBe(1);
     expect((await runCli(['validate', '--schemas', 'schemas'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('finds upstream tools by the names the gateway shows, and says when overlays need --upstream', async () => {
+    const overlay = (group: string, tools: Record<string, unknown>) =>
+      json({
+        ...makeGroup(group, { description: `The ${group} server.`, tools: [] }),
+        'x-upstream': { tools },
+      });
+    const five = ['one plus one', 'two plus two', 'sum these', 'add 3 and 4', 'total of 8 and 9'];
+    const dir = createTempDir({
+      'schemas/alpha_tools.json': overlay('alpha', { add: { example_requests: five } }),
+      'schemas/beta_tools.json': overlay('beta', {
+        search_docs: { example_requests: ['find it in the docs'] },
+      }),
+    });
+    writeFileSync(
+      join(dir, 'servers.json'),
+      JSON.stringify({
+        mcpServers: {
+          alpha: { command: process.execPath, args: [ALPHA_SERVER] },
+          beta: { command: process.execPath, args: [BETA_SERVER] },
+        },
+      }),
+    );
+    answers = {
+      // prose with brackets around the list
+      echo: 'Sure [as requested], the list:\n["repeat after me: hello"]\nNote: edit these [if needed].',
+      'search-docs': '["how do I configure the proxy?"]',
+    };
+    const result = await runCli(
+      [
+        'examples',
+        '--chat-url',
+        baseURL,
+        '--model',
+        'm',
+        '--upstream',
+        'servers.json',
+        '--json',
+        '--concurrency',
+        '1',
+        // the gateway's name of beta's echo, the converted name of search-docs, and a complete tool
+        '--tool',
+        'beta_echo',
+        '--tool',
+        'search_docs',
+        '--tool',
+        'add',
+      ],
+      { cwd: dir },
+    );
+    expect(received.map((entry) => entry.tool)).toEqual(['echo', 'search-docs']);
+    const report = result.json() as Record<string, unknown>;
+    expect(report).toMatchObject({
+      requested: 2,
+      complete: 1,
+      unknown_tools: [],
+      upstream_errors: [],
+      failed: [],
+    });
+    expect(result.code).toBe(0);
+    const beta = JSON.parse(readFileSync(join(dir, 'schemas/beta_tools.json'), 'utf8'));
+    expect(beta['x-upstream'].tools).toEqual({
+      search_docs: { example_requests: ['find it in the docs', 'how do I configure the proxy?'] },
+      echo: { example_requests: ['repeat after me: hello'] },
+    });
+    const without = await runCli(['examples', '--chat-url', baseURL, '--model', 'm'], { cwd: dir });
+    expect(without.stderr).toBe(
+      "The overlay groups alpha, beta hold tools of upstream MCP servers: add --upstream FILE (the servers' configuration) to write requests for them\n",
+    );
   });
 });

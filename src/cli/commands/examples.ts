@@ -126,13 +126,18 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     throw error;
   }
 
-  if (values.json === true) writeJson(io, report);
-  else printReport(io, report);
+  if (values.json === true) {
+    // which servers could not be listed belongs in the report CI reads
+    writeJson(
+      io,
+      upstream === undefined ? report : { ...report, upstream_errors: upstream.errors },
+    );
+  } else printReport(io, report);
   const unwritten = report.groups.filter((group) => group.error !== undefined);
   for (const group of unwritten) {
     io.stderr(`toolcap: could not write ${group.file}: ${group.error}\n`);
   }
-  return upstream?.failed === true ||
+  return (upstream?.errors.length ?? 0) > 0 ||
     unwritten.length > 0 ||
     report.failed.length > 0 ||
     report.stopped !== undefined ||
@@ -151,11 +156,20 @@ async function listUpstreams(
   file: string | undefined,
   servers: readonly string[],
   io: CliIo,
-): Promise<{ tools: Record<string, readonly unknown[]>; failed: boolean } | undefined> {
+): Promise<
+  | { tools: Record<string, readonly unknown[]>; errors: { server: string; error: string }[] }
+  | undefined
+> {
   if (file === undefined) {
     if (servers.length > 0)
       throw new CliUsageError('--server NAME needs --upstream FILE', 'examples');
     return undefined;
+  }
+  if (file === '') {
+    throw new CliUsageError(
+      '--upstream needs the servers file, e.g. --upstream servers.json',
+      'examples',
+    );
   }
   // the MCP client loads only for --upstream
   const [{ snapshotUpstream }, { readUpstreamConfig }] = await Promise.all([
@@ -173,17 +187,21 @@ async function listUpstreams(
     );
   }
   const tools: Record<string, readonly unknown[]> = {};
-  let failed = false;
-  for (const name of servers.length > 0 ? servers : names) {
-    try {
-      const snapshot = await snapshotUpstream(path, { file, name, env: io.env });
-      tools[snapshot.group] = snapshot.tools;
-    } catch (error) {
-      failed = true;
-      io.stderr(`toolcap examples: ${errorMessage(error)}; its tools are left out\n`);
+  const errors: { server: string; error: string }[] = [];
+  const chosen = servers.length > 0 ? servers : names;
+  // at the same time: a server that hangs costs its time limit once, not once per server before it
+  const listed = await Promise.allSettled(
+    chosen.map((name) => snapshotUpstream(path, { file, name, env: io.env })),
+  );
+  listed.forEach((outcome, index) => {
+    if (outcome.status === 'fulfilled') {
+      tools[outcome.value.group] = outcome.value.tools;
+      return;
     }
-  }
-  return { tools, failed };
+    errors.push({ server: chosen[index]!, error: errorMessage(outcome.reason) });
+    io.stderr(`toolcap examples: ${errorMessage(outcome.reason)}; its tools are left out\n`);
+  });
+  return { tools, errors };
 }
 
 /** A positive integer flag of at most `max`. */
@@ -242,7 +260,12 @@ function printReport(io: CliIo, report: GenerateExamplesReport): void {
   }
   if (report.no_overlay.length > 0) {
     io.stderr(
-      `${style.yellow('No overlay file')} for the upstream groups ${report.no_overlay.join(', ')}: their requests go in one (a group file named after the group, with "tools": [] and "x-upstream": {}; see docs/guide/mcp.md); create it and run again\n`,
+      `${style.yellow('No valid overlay file')} for the upstream groups ${report.no_overlay.join(', ')}: their requests go in one (a group file named after the group, with "tools": [] and "x-upstream": {}, its header complete: description, selection; see docs/guide/mcp.md); create or fix it and run again\n`,
+    );
+  }
+  if (report.overlay_groups.length > 0) {
+    io.stderr(
+      `The overlay groups ${report.overlay_groups.join(', ')} hold tools of upstream MCP servers: add --upstream FILE (the servers' configuration) to write requests for them\n`,
     );
   }
   if (report.failed.length > 0) {
