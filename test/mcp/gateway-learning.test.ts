@@ -14,6 +14,7 @@ import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 import { writeUpstreamConfig } from './cli-gateway-process.js';
 import {
   ALPHA_SERVER,
+  BETA_SERVER,
   BIN,
   connectClient,
   fixtureServer,
@@ -180,6 +181,35 @@ describe('the gateway learns how sessions ask for upstream tools', () => {
         },
       ]);
       await client.close();
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('an overlay naming one upstream tool twice', () => {
+  it('says which key applies instead of calling the other unknown', async () => {
+    const dir = createTempDir({
+      'schemas/beta_tools.json': {
+        ...makeGroup('beta', { tools: [] }),
+        'x-upstream': {
+          tools: {
+            'search-docs': { example_requests: ['look it up in the manual'] },
+            search_docs: { example_requests: ['find the install page'] },
+          },
+        },
+      },
+    });
+    const registry = await loadRegistry({ dirs: ['schemas'], cwd: dir });
+    const gateway = await createGateway({
+      registry,
+      upstreams: [fixtureServer('beta', BETA_SERVER)],
+      cwd: dir,
+    });
+    try {
+      expect(gateway.status().catalog.notes).toContain(
+        'server "beta": schemas/beta_tools.json: x-upstream.tools names one tool of the server "beta" twice, as "search-docs" and "search_docs"; only "search-docs" applies: merge them',
+      );
     } finally {
       await gateway.close();
     }

@@ -174,7 +174,14 @@ export function buildUpstreamGroup(input: {
       if (!used.hidden.has(name)) notes.push(unknownTool(overlay, 'hidden', name, server));
     }
     for (const name of overlay.tools.keys()) {
-      if (!used.tools.has(name)) notes.push(unknownTool(overlay, 'tools', name, server));
+      if (used.tools.has(name)) continue;
+      // the converted name of a tool the overlay also names as the server does
+      const twin = [...used.tools].find((key) => key !== name && toCanonicalToolName(key) === name);
+      notes.push(
+        twin === undefined
+          ? unknownTool(overlay, 'tools', name, server)
+          : `${overlay.file}: x-upstream.tools names one tool of the server "${server.name}" twice, as "${twin}" and "${name}"; only "${twin}" applies: merge them`,
+      );
     }
   }
   const renamed = imported.renamed.filter((entry) => !hiddenNames.has(entry.to));
