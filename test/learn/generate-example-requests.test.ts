@@ -390,6 +390,38 @@ describe('toolcap examples', () => {
     expect(result.code).toBe(1);
   });
 
+  it('names --timeout when an answer is too slow', async () => {
+    const dir = project();
+    const slow = createServer(() => {
+      // never answers: the request's time limit ends it
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/v1`;
+      const result = await runCli(
+        [
+          'examples',
+          '--chat-url',
+          url,
+          '--model',
+          'm',
+          '--tool',
+          'create_event',
+          '--timeout',
+          '50',
+        ],
+        { cwd: dir },
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `calendar/create_event: POST ${url}/chat/completions (model m) failed: no response within 50 ms (--timeout)`,
+      );
+    } finally {
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
+  });
+
   it('refuses a missing model or a URL that is not http', async () => {
     const dir = project();
     const missing = await runCli(['examples', '--chat-url', baseURL], { cwd: dir });

@@ -271,7 +271,9 @@ function printReport(io: CliIo, report: GenerateExamplesReport): void {
   if (report.failed.length > 0) {
     io.stderr(`${style.yellow(`No requests for ${report.failed.length} tool(s)`)}:\n`);
     for (const failure of report.failed.slice(0, 20)) {
-      io.stderr(`  ${failure.group}/${failure.tool}: ${failure.error}\n`);
+      // the library names its option; here the flag sets it
+      const error = failure.error.replace('(timeoutMs)', '(--timeout)');
+      io.stderr(`  ${failure.group}/${failure.tool}: ${error}\n`);
     }
     if (report.failed.length > 20) io.stderr(`  ... and ${report.failed.length - 20} more\n`);
   }
