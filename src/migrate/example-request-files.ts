@@ -103,25 +103,49 @@ export function addExampleRequests(
   return { text: bom + text, changed, oldVersion, newVersion, tools };
 }
 
+/** What happened to one group file, as `learn` and `examples` report it. */
+export interface WrittenGroup {
+  group: string;
+  /** The group file, relative to `cwd` when inside it. */
+  file: string;
+  old_version: string;
+  /** The patch-bumped version when requests were added; else `old_version`. */
+  new_version: string;
+  /** Whether the file changes (some tool got a new example request). */
+  changed: boolean;
+  /** Whether the file was written (changed, not a dry run, and the write succeeded). */
+  written: boolean;
+  /** Why a changed file could not be written. */
+  error?: string;
+}
+
 /**
- * Checks `edited` and, unless `dryRun`, writes it over the file. Returns whether it was written,
- * or why it could not be (the file is then unchanged).
+ * Checks `edited` and, unless `dryRun`, writes it over the file. Returns what happened: whether
+ * it was written, or why it could not be (the file is then unchanged).
  */
 export async function writeEditedGroup(
   groupFile: EditableGroupFile,
   edited: EditedGroup,
   limits: LoadLimits,
   dryRun: boolean,
-): Promise<{ written: boolean; error?: string }> {
-  if (!edited.changed) return { written: false };
+): Promise<WrittenGroup> {
+  const entry: WrittenGroup = {
+    group: groupFile.group.group,
+    file: groupFile.display,
+    old_version: edited.oldVersion,
+    new_version: edited.newVersion,
+    changed: edited.changed,
+    written: false,
+  };
+  if (!edited.changed) return entry;
   try {
     // a dry run checks the edit too, so it reports what a real run would do
     checkEditedText(groupFile, edited.text, limits);
-    if (dryRun) return { written: false };
+    if (dryRun) return entry;
     await replaceFile(groupFile.file, edited.text);
-    return { written: true };
+    return { ...entry, written: true };
   } catch (error) {
-    return { written: false, error: error instanceof Error ? error.message : String(error) };
+    return { ...entry, error: error instanceof Error ? error.message : String(error) };
   }
 }
 

@@ -15,6 +15,7 @@ import {
   type EditableGroupFile,
   type RequestTarget,
   readGroupFiles,
+  type WrittenGroup,
   writeEditedGroup,
 } from './example-request-files.js';
 
@@ -70,16 +71,7 @@ export interface GeneratedTool {
 }
 
 /** One group with tools the model was asked about, and what happened to its file. */
-export interface GeneratedGroup {
-  group: string;
-  /** The group file, relative to `cwd` when inside it. */
-  file: string;
-  old_version: string;
-  new_version: string;
-  changed: boolean;
-  written: boolean;
-  /** Why a changed file could not be written. */
-  error?: string;
+export interface GeneratedGroup extends WrittenGroup {
   tools: GeneratedTool[];
 }
 
@@ -305,15 +297,8 @@ export async function generateExampleRequests(
       .map((job) => ({ target: job.target, candidates: answers.get(job)! }));
     if (additions.length === 0) continue;
     const edited = addExampleRequests(groupFile, additions, perTool);
-    const outcome = await writeEditedGroup(groupFile, edited, limits, dryRun);
     const entry: GeneratedGroup = {
-      group: groupFile.group.group,
-      file: groupFile.display,
-      old_version: edited.oldVersion,
-      new_version: edited.newVersion,
-      changed: edited.changed,
-      written: outcome.written,
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      ...(await writeEditedGroup(groupFile, edited, limits, dryRun)),
       tools: [],
     };
     for (const { target, chosen, total } of edited.tools) {

@@ -14,6 +14,7 @@ import {
   indexTools,
   type RequestTarget,
   readGroupFiles,
+  type WrittenGroup,
   writeEditedGroup,
 } from './example-request-files.js';
 import {
@@ -62,19 +63,7 @@ export interface LearnedTool {
 }
 
 /** One group whose tools were called, and what happened to its file. */
-export interface LearnedGroup {
-  group: string;
-  /** The group file, relative to `cwd` when inside it. */
-  file: string;
-  old_version: string;
-  /** The patch-bumped version when requests were added; else `old_version`. */
-  new_version: string;
-  /** Whether the file changes (some tool got a new example request). */
-  changed: boolean;
-  /** Whether the file was written (changed, not a dry run, and the write succeeded). */
-  written: boolean;
-  /** Why a changed file could not be written. */
-  error?: string;
+export interface LearnedGroup extends WrittenGroup {
   tools: LearnedTool[];
 }
 
@@ -278,15 +267,8 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
       tools.map((tool) => ({ target: tool, candidates: [...tool.messages] })),
       maxPerTool,
     );
-    const outcome = await writeEditedGroup(groupFile, edited, limits, dryRun);
     const entry: LearnedGroup = {
-      group: groupFile.group.group,
-      file: groupFile.display,
-      old_version: edited.oldVersion,
-      new_version: edited.newVersion,
-      changed: edited.changed,
-      written: outcome.written,
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      ...(await writeEditedGroup(groupFile, edited, limits, dryRun)),
       tools: [],
     };
     for (const { target, chosen, total } of edited.tools) {

@@ -11,6 +11,7 @@ import { CliUsageError } from '../cli-usage-error.js';
 import { formatTable } from '../format-table.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { optionalString, parseCliArgs, positiveInteger, stringList } from '../parse-cli-args.js';
+import { writtenGroupHeading } from '../written-group-heading.js';
 
 /** The environment variable holding the chat API key. */
 export const CHAT_API_KEY_ENV = 'TOOLCAP_CHAT_API_KEY';
@@ -223,17 +224,7 @@ function printReport(io: CliIo, report: GenerateExamplesReport): void {
     `Asked ${report.model} at ${report.endpoint} about ${report.requested} tool(s) with fewer than ${report.per_tool} example requests (${report.complete} already had enough)\n`,
   );
   for (const group of report.groups) {
-    const state = !group.changed
-      ? style.dim('unchanged')
-      : report.dry_run
-        ? style.yellow('dry run, not written')
-        : group.written
-          ? style.green('written')
-          : style.red('not written');
-    const version = group.changed
-      ? `${group.old_version} -> ${group.new_version}`
-      : group.old_version;
-    io.stdout(`\n${style.bold(group.group)} ${version}  ${group.file}  (${state})\n`);
+    io.stdout(writtenGroupHeading(style, group, report.dry_run));
     const rows = group.tools.map((tool) => [
       tool.tool,
       String(tool.added.length),

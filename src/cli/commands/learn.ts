@@ -10,6 +10,7 @@ import { CliUsageError } from '../cli-usage-error.js';
 import { formatTable } from '../format-table.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { optionalString, parseCliArgs, positiveInteger, stringList } from '../parse-cli-args.js';
+import { writtenGroupHeading } from '../written-group-heading.js';
 
 /** One-line summary for `toolcap help`. */
 export const summary = "add past users' messages to the tools they led to (example_requests)";
@@ -96,17 +97,7 @@ function printReport(io: CliIo, report: LearnReport): void {
     `Read ${report.file} (${report.format}): ${report.lines} line(s), ${report.records} ${report.format === 'pairs' ? 'pair(s)' : 'conversation(s)'}, ${report.calls} tool call(s)\n`,
   );
   for (const group of report.groups) {
-    const state = !group.changed
-      ? style.dim('unchanged')
-      : report.dry_run
-        ? style.yellow('dry run, not written')
-        : group.written
-          ? style.green('written')
-          : style.red('not written');
-    const version = group.changed
-      ? `${group.old_version} -> ${group.new_version}`
-      : group.old_version;
-    io.stdout(`\n${style.bold(group.group)} ${version}  ${group.file}  (${state})\n`);
+    io.stdout(writtenGroupHeading(style, group, report.dry_run));
     const rows = group.tools.map((tool) => [
       tool.tool,
       String(tool.calls),
