@@ -20,6 +20,7 @@ import { redactMessage } from './redact-message.js';
 // `toolcap learn` (requests from transcripts) and `toolcap examples` (requests from a model).
 
 const BYTE_ORDER_MARK = '\uFEFF';
+const GROUP_FILE_NAME = /_tools\.json$/;
 
 /** A valid group file that may be edited, as read. */
 export interface EditableGroupFile {
@@ -156,6 +157,43 @@ export function displayPath(file: string, cwd: string): string {
 }
 
 /**
+ * The group files of `paths` (directories searched recursively for `*_tools.json`, or group
+ * files named directly), without duplicates. Throws a ToolcapError (`LEARN_NO_GROUP_FILES`) for a
+ * path that is neither, or when there is no group file at all: cheap, so a caller can check its
+ * paths before slower work.
+ */
+export async function findGroupFilePaths(paths: readonly string[], cwd: string): Promise<string[]> {
+  const files: string[] = [];
+  const seen = new Set<string>();
+  const add = (file: string): void => {
+    if (!seen.has(file)) files.push(file);
+    seen.add(file);
+  };
+  for (const path of paths) {
+    const absolute = resolve(cwd, path);
+    const info = await stat(absolute).catch(() => undefined);
+    if (info?.isFile() === true && GROUP_FILE_NAME.test(absolute)) {
+      add(absolute);
+      continue;
+    }
+    if (info?.isDirectory() !== true) {
+      throw new ToolcapError(
+        'LEARN_NO_GROUP_FILES',
+        `schemas path ${displayPath(absolute, cwd)} ${info === undefined ? 'does not exist' : 'is not a directory or a file named <group>_tools.json'}; pass the directory of your *_tools.json files (or one such file) with --schemas`,
+      );
+    }
+    for (const file of await listGroupFiles(absolute)) add(file);
+  }
+  if (files.length === 0) {
+    throw new ToolcapError(
+      'LEARN_NO_GROUP_FILES',
+      `no *_tools.json files in ${paths.join(', ')}; pass the directory of your group files with --schemas DIR`,
+    );
+  }
+  return files;
+}
+
+/**
  * The valid group files under `dirs`, in catalog order, one per group: the highest version, as
  * the loader picks without pins. Errors of the other files go to `problems`.
  */
@@ -165,33 +203,7 @@ export async function readGroupFiles(
   limits: LoadLimits,
   problems: Diagnostic[],
 ): Promise<EditableGroupFile[]> {
-  const files: string[] = [];
-  const seen = new Set<string>();
-  for (const dir of dirs) {
-    const absolute = resolve(cwd, dir);
-    let isDirectory = false;
-    try {
-      isDirectory = (await stat(absolute)).isDirectory();
-    } catch {
-      isDirectory = false;
-    }
-    if (!isDirectory) {
-      throw new ToolcapError(
-        'LEARN_NO_GROUP_FILES',
-        `schema directory ${displayPath(absolute, cwd)} does not exist or is not a directory; pass the directory of your *_tools.json files with --schemas DIR`,
-      );
-    }
-    for (const file of await listGroupFiles(absolute)) {
-      if (!seen.has(file)) files.push(file);
-      seen.add(file);
-    }
-  }
-  if (files.length === 0) {
-    throw new ToolcapError(
-      'LEARN_NO_GROUP_FILES',
-      `no *_tools.json files in ${dirs.join(', ')}; pass the directory of your group files with --schemas DIR`,
-    );
-  }
+  const files = await findGroupFilePaths(dirs, cwd);
   const valid: EditableGroupFile[] = [];
   const highest = new Map<string, EditableGroupFile>();
   for (const file of files) {

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -447,6 +447,40 @@ describe('toolcap examples', () => {
     });
     expect(url.code).toBe(2);
     expect(url.stderr).toContain('--chat-url must use http or https, got ftp:');
+    expect(received).toEqual([]);
+  });
+
+  it('checks --schemas before it starts any upstream server', async () => {
+    const dir = createTempDir({});
+    // the server would leave a file behind if it were started
+    writeFileSync(
+      join(dir, 'servers.json'),
+      JSON.stringify({
+        mcpServers: {
+          alpha: {
+            command: process.execPath,
+            args: ['-e', "require('fs').writeFileSync('started', '')"],
+          },
+        },
+      }),
+    );
+    const result = await runCli(
+      [
+        'examples',
+        '--chat-url',
+        baseURL,
+        '--model',
+        'm',
+        '--upstream',
+        'servers.json',
+        '--schemas',
+        'tools',
+      ],
+      { cwd: dir },
+    );
+    expect(result.stderr).toContain('schemas path tools does not exist; pass the directory');
+    expect(result.code).toBe(1);
+    expect(existsSync(join(dir, 'started'))).toBe(false);
     expect(received).toEqual([]);
   });
 

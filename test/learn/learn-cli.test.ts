@@ -105,7 +105,7 @@ describe('toolcap learn', () => {
       { cwd: dir },
     );
     expect(noSchemas.code).toBe(1);
-    expect(noSchemas.stderr).toMatch(/schema directory elsewhere does not exist/);
+    expect(noSchemas.stderr).toMatch(/schemas path elsewhere does not exist; pass the directory/);
   });
 
   it.each([

@@ -451,6 +451,25 @@ describe('learnFromTranscripts', () => {
     },
   );
 
+  it('takes a group file named directly in schemas, as the loader does', async () => {
+    const dir = project();
+    writeFileSync(
+      join(dir, 'pairs.jsonl'),
+      [
+        JSON.stringify({ message: 'book a dentist visit', tool: 'create_event' }),
+        JSON.stringify({ message: 'jot down the plan', tool: 'write_note' }),
+      ].join('\n'),
+    );
+    const report = await learnFromTranscripts({
+      from: 'pairs',
+      file: 'pairs.jsonl',
+      cwd: dir,
+      schemas: ['schemas/calendar_tools.json'],
+    });
+    expect(report.groups.map((group) => group.group)).toEqual(['calendar']);
+    expect(report.unknown_tools).toEqual([{ tool: 'write_note', calls: 1 }]);
+  });
+
   it('throws clear errors for a missing transcript, missing schemas and bad options', async () => {
     const dir = project();
     await expect(
@@ -459,9 +478,19 @@ describe('learnFromTranscripts', () => {
     await expect(
       learnFromTranscripts({ from: 'openai', file: 'x.jsonl', cwd: dir, schemas: ['nowhere'] }),
     ).rejects.toThrow(
-      /^schema directory nowhere does not exist or is not a directory; pass the directory of your \*_tools\.json files with --schemas DIR$/,
+      /^schemas path nowhere does not exist; pass the directory of your \*_tools\.json files \(or one such file\) with --schemas$/,
     );
     writeFileSync(join(dir, 'x.jsonl'), '');
+    await expect(
+      learnFromTranscripts({
+        from: 'openai',
+        file: 'x.jsonl',
+        cwd: dir,
+        schemas: ['schemas/calendar_tools.json', 'x.jsonl'],
+      }),
+    ).rejects.toThrow(
+      /^schemas path x\.jsonl is not a directory or a file named <group>_tools\.json; pass/,
+    );
     const empty = createTempDir({ 'schemas/readme.txt': 'no groups here' });
     await expect(
       learnFromTranscripts({ from: 'openai', file: join(dir, 'x.jsonl'), cwd: empty }),

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import { DEFAULT_LOAD_LIMITS } from '../../format/limits.js';
+import { findGroupFilePaths } from '../../migrate/example-request-files.js';
 import {
   DEFAULT_GENERATED_PER_TOOL,
   type GenerateExamplesReport,
@@ -41,7 +42,8 @@ usage error.
 Options:
   --chat-url URL           the API base up to /v1, e.g. http://localhost:11434/v1 (required)
   --model NAME             the chat model (required)
-  --schemas DIR            directory of *_tools.json files (repeatable; default ./schemas)
+  --schemas PATH           a directory of *_tools.json files, or one such file (repeatable;
+                           default ./schemas)
   --per-tool N             example requests each tool should have (default ${DEFAULT_GENERATED_PER_TOOL})
   --tool NAME              only this tool (repeatable)
   --upstream FILE          also the tools of these MCP servers ({"mcpServers": {...}}), into
@@ -94,6 +96,8 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const schemas = stringList(values.schemas);
   const tools = stringList(values.tool);
   const apiKey = io.env[CHAT_API_KEY_ENV];
+  // a mistyped --schemas is reported before any server is started and listed
+  await findGroupFilePaths(schemas.length > 0 ? schemas : ['schemas'], io.cwd);
   const upstream = await listUpstreams(
     optionalString(values.upstream),
     stringList(values.server),

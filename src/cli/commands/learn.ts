@@ -36,7 +36,8 @@ be read, no group file was found, or a file could not be written, 2 on a usage e
 
 Options:
   --from FORMAT            openai, anthropic or pairs (required)
-  --schemas DIR            directory of *_tools.json files (repeatable; default ./schemas)
+  --schemas PATH           a directory of *_tools.json files, or one such file (repeatable;
+                           default ./schemas)
   --max-per-tool N         most example requests a tool keeps (default ${DEFAULT_MAX_EXAMPLE_REQUESTS_PER_TOOL})
   --no-redact              keep e-mail addresses, URLs, phone numbers and numbers as written
   --dry-run                show what would be added; write nothing
