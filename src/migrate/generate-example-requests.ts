@@ -112,7 +112,7 @@ export interface GenerateExamplesReport {
     /** Requests beyond what the tool needed. */
     over_cap: number;
   };
-  /** Requests cut to the length limit. */
+  /** Added requests that were cut to the length limit. */
   truncated: number;
   /** Why no more requests were sent, when the run stopped early (the endpoint refused, ...). */
   stopped?: string;
@@ -209,6 +209,8 @@ export async function generateExampleRequests(
 
   const diagnostics: Diagnostic[] = [];
   const groupFiles = await readGroupFiles(options.schemas ?? ['schemas'], cwd, limits, diagnostics);
+  // requests cut to the length limit: counted when they are added, not when dropped as repeats
+  const shortened = new Set<string>();
   const report: GenerateExamplesReport = {
     model: options.model,
     endpoint: resolved.shown,
@@ -263,7 +265,7 @@ export async function generateExampleRequests(
           continue;
         }
         const cleaned = cleanRequest(text, false, limits.maxExampleRequestLength);
-        if (cleaned.truncated) report.truncated++;
+        if (cleaned.truncated) shortened.add(cleaned.text);
         kept.push(cleaned.text);
       }
       if (kept.length === 0) {
@@ -305,6 +307,7 @@ export async function generateExampleRequests(
       report.skipped.duplicate += chosen.duplicates;
       report.skipped.near_duplicate += chosen.nearDuplicates;
       report.skipped.over_cap += chosen.overCap;
+      report.truncated += chosen.added.filter((request) => shortened.has(request)).length;
       entry.tools.push({ tool: target.name, added: chosen.added, total });
     }
     report.groups.push(entry);

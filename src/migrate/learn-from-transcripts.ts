@@ -101,7 +101,7 @@ export interface LearnReport {
     /** Distinct messages left out because the tool reached `max_per_tool`. */
     over_cap: number;
   };
-  /** Messages shortened to the length limit (at a word boundary, ending in "…"). */
+  /** Added requests that were shortened to the length limit (at a word boundary, ending in "…"). */
   truncated: number;
   /** The first 100 skipped lines with the reason. */
   problems: LearnLineProblem[];
@@ -187,6 +187,8 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     return tool?.owner.group.group === call.group ? tool : undefined;
   };
 
+  // requests cut to the length limit: counted when they are added, not when dropped as repeats
+  const shortened = new Set<string>();
   const report: LearnReport = {
     format: options.from,
     file: options.file,
@@ -236,7 +238,7 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
         report.skipped.empty++;
         continue;
       }
-      if (message.truncated) report.truncated++;
+      if (message.truncated) shortened.add(message.text);
       if (tool.messages.has(message.text)) report.skipped.duplicate++;
       else if (tool.messages.size >= MAX_CANDIDATES_PER_TOOL) tool.overflow++;
       else tool.messages.add(message.text);
@@ -276,6 +278,7 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
       report.skipped.duplicate += chosen.duplicates;
       report.skipped.near_duplicate += chosen.nearDuplicates;
       report.skipped.over_cap += chosen.overCap + tool.overflow;
+      report.truncated += chosen.added.filter((request) => shortened.has(request)).length;
       entry.tools.push({ tool: tool.name, calls: tool.calls, added: chosen.added, total });
     }
     report.groups.push(entry);

@@ -260,6 +260,25 @@ describe('generateExampleRequests', () => {
     expect(report.skipped.invalid).toBe(3);
   });
 
+  it('counts a request cut to the length limit once, when it is added', async () => {
+    const dir = project();
+    // too long, twice: one shortened request is added and the repeat is dropped
+    answers = {
+      create_event: JSON.stringify(Array(2).fill(`plan ${'a long offsite '.repeat(60)}`)),
+    };
+    const report = await generateExampleRequests({
+      baseURL,
+      model: 'm',
+      cwd: dir,
+      tools: ['create_event'],
+    });
+    expect(requestsOf(dir, 'create_event')).toEqual([
+      expect.stringMatching(/^plan a long offsite .*…$/),
+    ]);
+    expect(report.truncated).toBe(1);
+    expect(report.skipped.duplicate).toBe(1);
+  });
+
   it('refuses an answer larger than a megabyte', async () => {
     const dir = project();
     answers = {

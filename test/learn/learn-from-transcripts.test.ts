@@ -319,10 +319,13 @@ describe('learnFromTranscripts', () => {
       'pairs.jsonl': [
         JSON.stringify({ message: 'move my\n\n 1:1   to Thursday', tool: 'create_event' }),
         JSON.stringify({ message: long, tool: 'create_event' }),
+        // the same message again: a repeat, not a second shortened request
+        JSON.stringify({ message: long, tool: 'create_event' }),
       ].join('\n'),
     });
     const report = await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
     expect(report.truncated).toBe(1);
+    expect(report.skipped.duplicate).toBe(1);
     const requests = exampleRequests(dir, 'calendar', 0) as string[];
     expect(requests[0]).toBe('move my 1:1 to Thursday');
     expect(requests[1]!.length).toBeLessThanOrEqual(500);
