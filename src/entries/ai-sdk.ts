@@ -14,5 +14,6 @@ export {
 export {
   type AiSdkPrepareStep,
   type AiSdkPrepareStepOptions,
+  type AiSdkStep,
   createPrepareStep,
 } from '../adapters/ai-sdk/create-prepare-step.js';

@@ -104,3 +104,28 @@ describe('docs/guide snippets', () => {
     expect(typeErrors(block ?? '', `__${page.replace(/\W/g, '_')}_${index}`)).toEqual([]);
   });
 });
+
+describe('adapter types', () => {
+  it('createPrepareStep typechecks beside typed code tools spread into the ToolSet', () => {
+    // the migration pattern: code tools still to move, then the registry's tools
+    const code = `import { generateText, tool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+import { loadRegistry } from 'tool-capabilities';
+import { createAiSdkTools, createPrepareStep } from 'tool-capabilities/ai-sdk';
+const codeTools = {
+  legacyThing: tool({ description: 'Legacy.', inputSchema: z.object({ a: z.string() }), execute: async ({ a }) => a }),
+};
+const registry = await loadRegistry();
+await generateText({
+  model: new MockLanguageModelV3({}),
+  prompt: 'hi',
+  tools: { ...codeTools, ...createAiSdkTools(registry) },
+  prepareStep: createPrepareStep(registry, { alwaysActive: ['legacyThing'] }),
+});
+const step = createPrepareStep(registry)({ messages: [], stepNumber: 0, experimental_context: {} });
+const names: string[] = step.activeTools;
+`;
+    expect(typeErrors(code, '__prepare_step_types')).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, StepResult, ToolSet } from 'ai';
 import { ToolcapError } from '../../errors/toolcap-error.js';
 import type { Selection, SelectOptions } from '../../select/types.js';
 import type { Registry } from '../../toolcap/registry.js';
@@ -24,12 +24,23 @@ const isNameList: OptionCheck = (value) =>
     ? undefined
     : 'an array of tool names';
 
-/** What `createPrepareStep` returns: a `prepareStep` for `generateText`, `streamText` or agents. */
-export type AiSdkPrepareStep = (step: {
+/**
+ * What `createPrepareStep` returns: a `prepareStep` for `generateText`, `streamText` or agents.
+ * Generic over the call's ToolSet (inferred from its `steps`), so a ToolSet that spreads typed
+ * code tools beside `createAiSdkTools` typechecks.
+ */
+export type AiSdkPrepareStep = <TOOLS extends ToolSet = ToolSet>(
+  step: AiSdkStep<TOOLS>,
+) => { activeTools: Array<keyof TOOLS & string> };
+
+/** What a `prepareStep` receives, as far as `createPrepareStep` reads it. */
+export interface AiSdkStep<TOOLS extends ToolSet = ToolSet> {
   messages: ModelMessage[];
   stepNumber: number;
   experimental_context: unknown;
-}) => { activeTools: string[] };
+  /** The steps so far: only their type is used, to infer the ToolSet. */
+  steps?: ReadonlyArray<StepResult<TOOLS>>;
+}
 
 /**
  * A Vercel AI SDK `prepareStep` that narrows each step to the tools `registry.select` picks:
@@ -57,7 +68,11 @@ export function createPrepareStep(
   // a bad select option fails here, not at the first step of a conversation
   registry.select('', select);
   const alwaysActive = options.alwaysActive ?? [];
-  return ({ messages, stepNumber, experimental_context }) => {
+  return <TOOLS extends ToolSet>({
+    messages,
+    stepNumber,
+    experimental_context,
+  }: AiSdkStep<TOOLS>) => {
     const { message, history } = turnFromMessages(messages);
     const context =
       select.context ??
@@ -66,8 +81,11 @@ export function createPrepareStep(
         : {});
     const selection = registry.select(message, { ...select, context, history });
     options.onSelection?.(selection, { stepNumber });
-    return {
-      activeTools: [...selection.names, ...alwaysActive.filter((name) => !registry.has(name))],
-    };
+    // the names are the ToolSet's keys when it holds the registry's tools and `alwaysActive`
+    const activeTools = [
+      ...selection.names,
+      ...alwaysActive.filter((name) => !registry.has(name)),
+    ] as Array<keyof TOOLS & string>;
+    return { activeTools };
   };
 }
