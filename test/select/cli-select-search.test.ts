@@ -91,6 +91,12 @@ describe('toolcap select', () => {
     expect(result.stderr).toBe('');
     const none = await runCli(['select', 'hello'], { cwd: ROOT });
     expect(none.stdout.startsWith('no tools selected\n')).toBe(true);
+    // why, and what to do: the bundled keyword groups exist but none matched
+    expect(none.stderr).toMatch(
+      /^No keyword group matched: the message has none of the keywords of calendar \(\w+, [^)]*\); .*\. Add --fallback K to offer the K most relevant tools/,
+    );
+    const ranked = await runCli(['select', '--fallback', '3', 'hello'], { cwd: ROOT });
+    expect(ranked.stderr).not.toContain('No keyword group matched');
     const pins = await runCli(['select', '--context', 'user_id=u1', '--max-tools', '1', 'hello'], {
       cwd: ROOT,
     });

@@ -182,6 +182,9 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       ? 'no tools selected\n'
       : `${formatTable(['TOOL', 'GROUP', 'STRATEGY', 'WHY'], rows)}\n`,
   );
+  if (rows.length === 0 && fallbackK === undefined && relevanceK === undefined) {
+    printNoMatchHint(io, registry);
+  }
   if (selection.dropped.length > 0) {
     io.stdout(
       `\n${formatTable(
@@ -196,6 +199,26 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     );
   }
   return 0;
+}
+
+/**
+ * Why nothing was selected when keyword groups exist but none matched: a first import's
+ * suggested keywords rarely cover how people ask, and the flags that rank by relevance instead.
+ */
+function printNoMatchHint(io: CliIo, registry: Registry): void {
+  const keywordGroups = registry
+    .groups()
+    .filter((group) => group.selection.strategy === 'keyword' && group.tools.length > 0);
+  if (keywordGroups.length === 0) return;
+  const shown = keywordGroups.slice(0, 5).map(({ group, selection: { keywords } }) => {
+    const words = keywords.slice(0, 4).join(', ');
+    return `${group} (${keywords.length > 4 ? `${words}, ...` : words})`;
+  });
+  const more =
+    keywordGroups.length > shown.length ? `; and ${keywordGroups.length - shown.length} more` : '';
+  io.stderr(
+    `No keyword group matched: the message has none of the keywords of ${shown.join('; ')}${more}. Add --fallback K to offer the K most relevant tools when no group matches, or --relevance K to rank the tools of every keyword group; or add keywords to the groups' "selection".\n`,
+  );
 }
 
 /** A `MISSING_CONTEXT` reason with the flag that sets the missing keys, for the command line. */
