@@ -6,7 +6,7 @@ import type { ExecutionTarget } from './execution-target.js';
 import { runExternalTool } from './external/run-external-tool.js';
 import { resolveHandler } from './load-handler.js';
 import { runWithDeadline } from './run-with-deadline.js';
-import { ToolError } from './tool-error.js';
+import { ToolError, toErrorCode } from './tool-error.js';
 import { toolNotFound } from './tool-not-found.js';
 import type {
   ExecuteOptions,
@@ -208,7 +208,8 @@ function readToolError(
     if (!ToolError.isInstance(error)) return undefined;
     const { code, message } = error;
     if (typeof code !== 'string' || typeof message !== 'string') return undefined;
-    return { code, message, details: toJsonDetails(error.details) };
+    // another copy's code may predate the conversion: convert it here as well
+    return { code: toErrorCode(code), message, details: toJsonDetails(error.details) };
   } catch {
     return undefined;
   }

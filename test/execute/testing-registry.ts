@@ -71,6 +71,7 @@ export const TESTING_TOOLS: ToolSpec[] = [
   },
   { name: 'throws' },
   { name: 'throws_tool_error' },
+  { name: 'throws_old_tool_error' },
   { name: 'throws_string' },
   { name: 'rejects_with_code' },
   { name: 'hangs' },
