@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -163,12 +164,41 @@ async function importHandler(
     )
       ? '. The module uses import/export but Node.js loads it as CommonJS: add "type": "module" to the package.json next to it (npm pkg set type=module), or name it .mjs'
       : '';
+    // Node's import() error has no line for a syntax error; its syntax check prints one
+    const line = hint === '' && code === '' ? await syntaxErrorLine(file) : undefined;
+    const where = line === undefined ? '' : ` (${shown}:${line})`;
     return {
       code: 'HANDLER_LOAD_FAILED',
-      message: `Handler module ${shown} for executor "${executor}" could not be imported: ${reason}${hint}`,
-      details: { executor, file: shown, reason, ...(code !== '' ? { error_code: code } : {}) },
+      message: `Handler module ${shown} for executor "${executor}" could not be imported: ${reason}${where}${hint}`,
+      details: {
+        executor,
+        file: shown,
+        reason,
+        ...(line === undefined ? {} : { line }),
+        ...(code !== '' ? { error_code: code } : {}),
+      },
     };
   }
+}
+
+/**
+ * The line of a JavaScript module's syntax error, from `node --check` (the file is parsed, never
+ * run); undefined for other files or when the check says nothing usable.
+ */
+function syntaxErrorLine(file: string): Promise<number | undefined> {
+  if (!/\.[cm]?js$/.test(file)) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--check', file],
+      { timeout: 10_000, maxBuffer: 64 * 1024 },
+      (_error, _stdout, stderr) => {
+        const first = String(stderr).split('\n', 1)[0] ?? '';
+        const match = /:(\d+)$/.exec(first);
+        resolve(first.startsWith(file) && match !== null ? Number(match[1]) : undefined);
+      },
+    );
+  });
 }
 
 /** `<parent>/dist/<name>` for a handler dir `<parent>/<name>`: where `tsc` writes its output. */

@@ -844,14 +844,18 @@ describe('registry.execute: handler modules', () => {
 
   it('reports a module that fails to import as HANDLER_LOAD_FAILED', async () => {
     const dir = await makeTempDir();
-    await writeFile(join(dir, 'broken.js'), 'export function broken_tool( {\n');
+    await writeFile(join(dir, 'broken.mjs'), 'export function broken_tool() {\n  return 1;\n');
     const broken = createRegistryWith([{ name: 'broken_tool', executor: 'broken' }], {
       handlers: [dir],
     });
     const result = await broken.execute('broken_tool', {});
     expect(result).toMatchObject({
-      error: { code: 'HANDLER_LOAD_FAILED', details: { executor: 'broken' } },
+      error: { code: 'HANDLER_LOAD_FAILED', details: { executor: 'broken', line: 3 } },
     });
+    // the line of the syntax error, which Node's import() error leaves out
+    expect(result.ok === false && result.error.message).toMatch(
+      /^Handler module .*broken\.mjs for executor "broken" could not be imported: .* \(.*broken\.mjs:3\)$/,
+    );
   });
 
   it('never imports a module that a symlink places outside the handler dir', async () => {
