@@ -772,7 +772,7 @@ function describeToolError(
         return fail(
           'INVALID_FIELD',
           pointer,
-          `${toolName}: requires_context must be an array of distinct, non-empty context key names`,
+          `${toolName}: ${requiresContextProblem(path, value, error)}`,
         );
       }
       return fail(
@@ -781,6 +781,20 @@ function describeToolError(
         `${toolName}: ${path.slice(1)} ${error.message ?? 'is invalid'}`,
       );
   }
+}
+
+/** What is wrong with `metadata.requires_context` (at `path`) and how to write it. */
+function requiresContextProblem(path: string, value: unknown, error: AjvError): string {
+  if (error.keyword === 'uniqueItems') {
+    const list = Array.isArray(value) ? value : [];
+    return `requires_context lists ${quoteValue(list[Number(error.params.i)])} twice; remove the repeat`;
+  }
+  if (path === '/metadata/requires_context') {
+    return typeof value === 'string' && value !== ''
+      ? `requires_context is a string (${quoteValue(value)}); write a list of context keys: [${quoteValue(value)}]`
+      : `requires_context is ${describeJsonType(value)}; write a list of the context keys the tool needs, such as ["user_id"], or [] for none`;
+  }
+  return `${path.slice('/metadata/'.length)} is ${value === '' ? 'empty' : describeJsonType(value)}; each entry is a context key name such as "user_id"`;
 }
 
 function isRootShapeError(error: AjvError, inner: string): boolean {

@@ -474,7 +474,7 @@ const INVALID: Record<string, Case> = {
       {
         code: 'INVALID_FIELD',
         pointer: '/tools/0/metadata/requires_context',
-        message: /requires_context must be an array of distinct, non-empty context key names/,
+        message: /requires_context lists "user_id" twice; remove the repeat/,
       },
     ],
   },

@@ -36,6 +36,25 @@ describe('validateGroupDocument messages name the tool and the fix', () => {
     ]);
   });
 
+  it('requires_context problems say what was found and how to write it', () => {
+    const messages = (requires: unknown) =>
+      problemsOf({ metadata: { executor: 'docs', requires_context: requires } }).map(
+        (problem) => `${problem.pointer} ${problem.message}`,
+      );
+    expect(messages('user_id')).toEqual([
+      '/tools/0/metadata/requires_context tool "search_docs": requires_context is a string ("user_id"); write a list of context keys: ["user_id"]',
+    ]);
+    expect(messages({ user: true })).toEqual([
+      '/tools/0/metadata/requires_context tool "search_docs": requires_context is an object; write a list of the context keys the tool needs, such as ["user_id"], or [] for none',
+    ]);
+    expect(messages(['user_id', ''])).toEqual([
+      '/tools/0/metadata/requires_context/1 tool "search_docs": requires_context/1 is empty; each entry is a context key name such as "user_id"',
+    ]);
+    expect(messages(['user_id', 'user_id'])).toEqual([
+      '/tools/0/metadata/requires_context tool "search_docs": requires_context lists "user_id" twice; remove the repeat',
+    ]);
+  });
+
   it('INVALID_EXAMPLE names the tool', () => {
     expect(problemsOf({ examples: [{ query: 3 }] })).toEqual([
       {
