@@ -160,6 +160,9 @@ describe('fromProvider: payload shapes', () => {
     expect(() => fromProvider('gpt' as ProviderId, [])).toThrow(
       expect.objectContaining({ code: 'UNKNOWN_PROVIDER' }),
     );
+    expect(() => fromProvider('gemini' as ProviderId, [])).toThrow(
+      'unknown provider "gemini"; did you mean "google"? Providers: openai, openai-responses, anthropic, google, bedrock, mcp, canonical',
+    );
     expect(() => fromProvider('mcp', [], { executor: '../etc' })).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTIONS' }),
     );

@@ -67,9 +67,21 @@ describe('translate', () => {
     expect(Object.getPrototypeOf(result.metadata)).toBe(Object.prototype);
   });
 
-  it('throws UNKNOWN_PROVIDER with a suggestion', () => {
+  it('throws UNKNOWN_PROVIDER with a suggestion and the providers', () => {
+    const providers =
+      'Providers: openai, openai-responses, anthropic, google, bedrock, mcp, canonical';
     expect(() => translate([], 'opneai' as ProviderId)).toThrow(
-      /unknown provider "opneai". Did you mean "openai"\?/,
+      `unknown provider "opneai"; did you mean "openai"? ${providers}`,
+    );
+    // the CLI's alias is not part of the library: the error points at the provider id
+    expect(() => translate([], 'gemini' as ProviderId)).toThrow(
+      `unknown provider "gemini"; did you mean "google"? ${providers}`,
+    );
+    expect(() => translate([], 'Claude' as ProviderId)).toThrow(
+      `unknown provider "Claude"; did you mean "anthropic"? ${providers}`,
+    );
+    expect(() => translate([], 'xyz' as ProviderId)).toThrow(
+      `unknown provider "xyz". ${providers}`,
     );
     try {
       translate([], 'nope' as ProviderId);
