@@ -210,6 +210,23 @@ describe('fromProvider: names', () => {
     });
     expect(fromProvider('mcp', tools)).toEqual(result);
   });
+
+  it('gives names with no Latin letter or digit distinct names from a hash, not "tool", "tool_2"', () => {
+    const tools = ['天気', '日本語ツール', 'получить_погоду'].map((name) => ({
+      name,
+      description: name,
+      inputSchema: { type: 'object' },
+    }));
+    const result = fromProvider('mcp', tools);
+    expect(result.nameMap).toEqual({
+      tool_4ad35069: '天気',
+      tool_ef0ccef7: '日本語ツール',
+      tool_b064bc8d: 'получить_погоду',
+    });
+    expect(result.warnings.map((warning) => warning.message)).toContain(
+      'tool name "天気" is not valid for every provider; it is "tool_4ad35069" now',
+    );
+  });
 });
 
 describe('fromProvider: messy schemas (BFCL, real MCP servers)', () => {
