@@ -72,7 +72,7 @@ export function inlineRefs(
         'RECURSIVE_SCHEMA_UNROLLED',
         key,
         pointer,
-        `recursive "$ref": "${ref}" was expanded ${recursionDepth} levels deep, then the recursive part was dropped (the provider does not accept recursion here; raise recursionDepth for deeper structures)`,
+        `recursive "$ref": "${ref}" was expanded ${recursionDepth} levels deep, then the recursive part was dropped (the provider does not accept recursion here; raise recursionDepth, --recursion-depth in toolcap translate, for deeper structures)`,
       );
       return TRUNCATED;
     }

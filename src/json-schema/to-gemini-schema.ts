@@ -1,5 +1,6 @@
 import { TranslationError } from '../errors/translation-error.js';
 import { escapePointerToken } from '../format/json-pointer.js';
+import { checkPropertyName, type PropertyNameRule } from './check-property-names.js';
 import type { GeminiSchema, GeminiType } from './gemini-schema.js';
 import { mergeAllOf } from './merge-all-of.js';
 import {
@@ -83,7 +84,12 @@ const SILENTLY_DROPPED = new Set([
 
 const MAX_NESTING = 256;
 /** Parameter names the Gemini SDK documents (`FunctionDeclaration.parameters`). */
-const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const GEMINI_PARAMETER_NAMES: PropertyNameRule = {
+  pattern: /^[A-Za-z_][A-Za-z0-9_]{0,63}$/,
+  allowed:
+    'letters, digits and underscores, starting with a letter or underscore, at most 64 characters',
+  effect: 'Gemini documents parameter names this way and may reject the request',
+};
 
 /**
  * Converts an input schema (local `$ref`s already inlined, root already a plain object) into
@@ -214,14 +220,12 @@ export function toGeminiSchema(
           if (isPlainObject(value)) {
             const properties: Record<string, GeminiSchema> = {};
             for (const [name, child] of Object.entries(value)) {
-              if (!PARAMETER_NAME.test(name)) {
-                sink.add(
-                  'PARAMETER_NAME_INVALID',
-                  name,
-                  `${childPointer}/${escapePointerToken(name)}`,
-                  `Gemini documents parameter names as letters, digits and underscores (starting with a letter or underscore, at most 64); "${name}" may be rejected, and renaming it changes the tool's arguments`,
-                );
-              }
+              checkPropertyName(
+                name,
+                `${childPointer}/${escapePointerToken(name)}`,
+                GEMINI_PARAMETER_NAMES,
+                sink,
+              );
               const converted = convert(
                 child,
                 `${childPointer}/${escapePointerToken(name)}`,

@@ -1,6 +1,8 @@
 import { TranslationError } from '../errors/translation-error.js';
 import type { Warning } from '../format/types.js';
+import { checkPropertyNames, type PropertyNameRule } from '../json-schema/check-property-names.js';
 import { flattenRootComposition } from '../json-schema/flatten-root-composition.js';
+import { isPlainObject } from '../json-schema/schema-node.js';
 import { createWarningSink } from '../json-schema/schema-warnings.js';
 import { upgradeToDraft2020 } from '../json-schema/upgrade-to-draft-2020.js';
 import { ANTHROPIC_CLIENT_SEARCH_TOOL_NAME } from './anthropic-tool-calls.js';
@@ -17,6 +19,18 @@ import { prepareDescription } from './tool-description.js';
 const TOOL_SEARCH_TOOLS: Readonly<Record<'bm25' | 'regex', AnthropicToolSearchTool>> = {
   bm25: { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
   regex: { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
+};
+
+/**
+ * The property keys the Messages API accepts in `input_schema.properties`: one other key fails
+ * the whole request (`tools.N.custom.input_schema.properties: Property keys should match
+ * pattern '^[a-zA-Z0-9_.-]{1,64}$'`). Bedrock hands tools to the same check.
+ */
+export const ANTHROPIC_PROPERTY_NAMES: PropertyNameRule = {
+  pattern: /^[a-zA-Z0-9_.-]{1,64}$/,
+  allowed: 'letters, digits, "_", "." and "-", 1 to 64 characters',
+  effect:
+    'Anthropic rejects the whole request with 400 "Property keys should match pattern", whichever tool has the key',
 };
 
 /**
@@ -47,6 +61,10 @@ export const anthropicTranslator: ProviderTranslator<'anthropic', AnthropicTool>
   prepareTool(tool, options) {
     const sink = createWarningSink();
     const schema = flattenRootComposition(upgradeToDraft2020(tool.input_schema, sink), sink);
+    // the API checks the keys of input_schema.properties (nested keys are not reported)
+    if (isPlainObject(schema.properties)) {
+      checkPropertyNames(schema.properties, '/properties', ANTHROPIC_PROPERTY_NAMES, sink);
+    }
     const warnings = sink.finish(tool.name);
     const description = prepareDescription(tool.description, tool.name, warnings);
     const examples = options.inputExamples === true ? (tool.examples ?? []) : [];

@@ -1,10 +1,20 @@
+import { checkPropertyNames, type PropertyNameRule } from '../json-schema/check-property-names.js';
 import { flattenRootComposition } from '../json-schema/flatten-root-composition.js';
 import { inlineRefs } from '../json-schema/inline-refs.js';
+import { isPlainObject } from '../json-schema/schema-node.js';
 import { createWarningSink } from '../json-schema/schema-warnings.js';
 import { upgradeToDraft2020 } from '../json-schema/upgrade-to-draft-2020.js';
+import { ANTHROPIC_PROPERTY_NAMES } from './anthropic-prepare-tools.js';
 import type { ProviderTranslator } from './provider-translator.js';
 import type { BedrockToolEntry, BedrockToolSpecEntry } from './provider-types.js';
 import { prepareDescription } from './tool-description.js';
+
+/** Bedrock Converse checks property keys with Anthropic's pattern and fails the request the same way. */
+const BEDROCK_PROPERTY_NAMES: PropertyNameRule = {
+  ...ANTHROPIC_PROPERTY_NAMES,
+  effect:
+    'Bedrock rejects the whole request with 400 "Property keys should match pattern", whichever tool has the key',
+};
 
 /**
  * AWS Bedrock Converse: `[{ toolSpec: { name, description, inputSchema: { json } } }]`. The
@@ -22,6 +32,10 @@ export const bedrockTranslator: ProviderTranslator<'bedrock', BedrockToolSpecEnt
       options.recursionDepth === undefined ? {} : { recursionDepth: options.recursionDepth },
     );
     schema = flattenRootComposition(schema, sink);
+    // the API checks the keys of input_schema.properties (nested keys are not reported)
+    if (isPlainObject(schema.properties)) {
+      checkPropertyNames(schema.properties, '/properties', BEDROCK_PROPERTY_NAMES, sink);
+    }
     const warnings = sink.finish(tool.name);
     const description = prepareDescription(tool.description, tool.name, warnings);
     const entry: BedrockToolSpecEntry = {

@@ -80,6 +80,11 @@ const SPECS: { readonly [P in ProviderId]: OptionSpec } = {
   canonical: {},
 };
 
+/** The names of the options `translate(tools, provider, options)` takes for `provider`. */
+export function translateOptionNames(provider: ProviderId): readonly string[] {
+  return Object.keys(SPECS[provider]);
+}
+
 /**
  * Checks the `options` of `translate(tools, provider, options)` and throws a
  * `TranslationError` (`INVALID_OPTIONS`) naming the first unknown option (with a did-you-mean,

@@ -1,5 +1,6 @@
 import { TranslationError } from '../errors/translation-error.js';
 import { isValidExecutorName, isValidToolName, normalizeTags } from '../format/names.js';
+import { describeUnknownProvider } from '../format/provider-ids.js';
 import type {
   CostEstimate,
   JsonObject,
@@ -16,7 +17,7 @@ import { extractProviderTools, type RawTool } from './import/extract-provider-to
 import { annotationsBeyondCategory, inferCategory } from './import/infer-category.js';
 import { normalizeImportedSchema } from './import/normalize-imported-schema.js';
 import { toCanonicalToolName } from './import/to-canonical-tool-name.js';
-import { isProviderId, PROVIDER_IDS, type ProviderId } from './provider-types.js';
+import { isProviderId, type ProviderId } from './provider-types.js';
 
 /** Options of `fromProvider`: the defaults imported tools get for what providers do not carry. */
 export interface FromProviderOptions {
@@ -68,10 +69,7 @@ export function fromProvider(
   options: FromProviderOptions = {},
 ): ImportResult {
   if (!isProviderId(provider)) {
-    throw new TranslationError(
-      'UNKNOWN_PROVIDER',
-      `unknown provider ${JSON.stringify(provider)}; providers: ${PROVIDER_IDS.join(', ')}`,
-    );
+    throw new TranslationError('UNKNOWN_PROVIDER', describeUnknownProvider(provider));
   }
   checkOptions(options);
   const warnings: Warning[] = [];

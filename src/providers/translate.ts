@@ -1,8 +1,8 @@
 import { TranslationError } from '../errors/translation-error.js';
 import { isValidToolName } from '../format/names.js';
+import { describeUnknownProvider } from '../format/provider-ids.js';
 import type { ToolDefinition, Warning } from '../format/types.js';
 import { defineEntry, isPlainObject } from '../json-schema/schema-node.js';
-import { suggestSimilar } from '../util/suggest-similar.js';
 import { anthropicTranslator } from './anthropic-prepare-tools.js';
 import { bedrockTranslator } from './bedrock-prepare-tools.js';
 import { canonicalTranslator } from './canonical-prepare-tools.js';
@@ -21,7 +21,6 @@ import type {
 } from './provider-translator.js';
 import {
   isProviderId,
-  PROVIDER_IDS,
   type ProviderId,
   type ToolTranslationMetadata,
   type TranslateOptions,
@@ -151,12 +150,7 @@ export function prepareTool<P extends ProviderId>(
 
 function checkProvider(provider: unknown): asserts provider is ProviderId {
   if (!isProviderId(provider)) {
-    const similar = suggestSimilar(String(provider), PROVIDER_IDS);
-    const hint = similar.length > 0 ? ` Did you mean "${similar[0]}"?` : '';
-    throw new TranslationError(
-      'UNKNOWN_PROVIDER',
-      `unknown provider ${JSON.stringify(provider)}.${hint} Providers: ${PROVIDER_IDS.join(', ')}`,
-    );
+    throw new TranslationError('UNKNOWN_PROVIDER', describeUnknownProvider(provider));
   }
 }
 

@@ -1,5 +1,10 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
-import { isProviderId, PROVIDER_IDS, type ProviderId } from '../format/provider-ids.js';
+import {
+  isProviderId,
+  PROVIDER_IDS,
+  type ProviderId,
+  providerSuggestionHint,
+} from '../format/provider-ids.js';
 import type { CostEstimate, LatencyEstimate, ToolCategory } from '../format/types.js';
 import { describeValue } from '../util/check-options.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
@@ -98,6 +103,14 @@ function checkChoice<T extends string>(name: string, value: unknown, allowed: re
     );
   }
   return value as T;
+}
+
+/** Checks `provider`: a provider id, else the ids and a did-you-mean (`gemini` → `google`). */
+function checkProvider(value: unknown): ProviderId {
+  if (isProviderId(value)) return value;
+  throw invalid(
+    `provider must be one of ${PROVIDER_IDS.map((id) => JSON.stringify(id)).join(', ')}, got ${describeValue(value)}${providerSuggestionHint(value)}`,
+  );
 }
 
 const EMPTY_CONTEXT: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -240,12 +253,7 @@ export function resolveOptions(value: unknown): ResolvedSelectOptions {
       options.maxTokens === undefined
         ? undefined
         : checkPositiveInteger('maxTokens', options.maxTokens),
-    provider:
-      options.provider === undefined
-        ? 'canonical'
-        : isProviderId(options.provider)
-          ? options.provider
-          : checkChoice('provider', options.provider, PROVIDER_IDS),
+    provider: options.provider === undefined ? 'canonical' : checkProvider(options.provider),
     maxCost: COSTS.indexOf(maxCostName),
     maxCostName,
     maxLatency: LATENCIES.indexOf(maxLatencyName),

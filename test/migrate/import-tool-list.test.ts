@@ -160,6 +160,22 @@ describe('importToolList', () => {
     expect(imported.keywords).toEqual([]);
   });
 
+  it('names tools with no Latin letter or digit tool_<hash>, keeping x-original-name', () => {
+    const imported = importToolList(
+      ['天気', 'получить_погоду'].map((name) => ({
+        name,
+        description: `${name} lookup`,
+        inputSchema: { type: 'object', properties: {} },
+      })),
+      { from: 'mcp', group: 'intl' },
+    );
+    expect(imported.document.tools).toMatchObject([
+      { name: 'tool_4ad35069', 'x-original-name': '天気' },
+      { name: 'tool_b064bc8d', 'x-original-name': 'получить_погоду' },
+    ]);
+    expectLoadable(imported, 'intl');
+  });
+
   it('converts BFCL types with a warning each: dict, float, tuple, any', () => {
     const imported = importToolList(readFixture('bfcl/functions.json'), {
       from: 'canonical',

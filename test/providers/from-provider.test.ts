@@ -160,6 +160,9 @@ describe('fromProvider: payload shapes', () => {
     expect(() => fromProvider('gpt' as ProviderId, [])).toThrow(
       expect.objectContaining({ code: 'UNKNOWN_PROVIDER' }),
     );
+    expect(() => fromProvider('gemini' as ProviderId, [])).toThrow(
+      'unknown provider "gemini"; did you mean "google"? Providers: openai, openai-responses, anthropic, google, bedrock, mcp, canonical',
+    );
     expect(() => fromProvider('mcp', [], { executor: '../etc' })).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTIONS' }),
     );
@@ -206,6 +209,23 @@ describe('fromProvider: names', () => {
       _9to5mac: '9to5mac',
     });
     expect(fromProvider('mcp', tools)).toEqual(result);
+  });
+
+  it('gives names with no Latin letter or digit distinct names from a hash, not "tool", "tool_2"', () => {
+    const tools = ['天気', '日本語ツール', 'получить_погоду'].map((name) => ({
+      name,
+      description: name,
+      inputSchema: { type: 'object' },
+    }));
+    const result = fromProvider('mcp', tools);
+    expect(result.nameMap).toEqual({
+      tool_4ad35069: '天気',
+      tool_ef0ccef7: '日本語ツール',
+      tool_b064bc8d: 'получить_погоду',
+    });
+    expect(result.warnings.map((warning) => warning.message)).toContain(
+      'tool name "天気" is not valid for every provider; it is "tool_4ad35069" now',
+    );
   });
 });
 

@@ -67,9 +67,21 @@ describe('translate', () => {
     expect(Object.getPrototypeOf(result.metadata)).toBe(Object.prototype);
   });
 
-  it('throws UNKNOWN_PROVIDER with a suggestion', () => {
+  it('throws UNKNOWN_PROVIDER with a suggestion and the providers', () => {
+    const providers =
+      'Providers: openai, openai-responses, anthropic, google, bedrock, mcp, canonical';
     expect(() => translate([], 'opneai' as ProviderId)).toThrow(
-      /unknown provider "opneai". Did you mean "openai"\?/,
+      `unknown provider "opneai"; did you mean "openai"? ${providers}`,
+    );
+    // the CLI's alias is not part of the library: the error points at the provider id
+    expect(() => translate([], 'gemini' as ProviderId)).toThrow(
+      `unknown provider "gemini"; did you mean "google"? ${providers}`,
+    );
+    expect(() => translate([], 'Claude' as ProviderId)).toThrow(
+      `unknown provider "Claude"; did you mean "anthropic"? ${providers}`,
+    );
+    expect(() => translate([], 'xyz' as ProviderId)).toThrow(
+      `unknown provider "xyz". ${providers}`,
     );
     try {
       translate([], 'nope' as ProviderId);
@@ -146,6 +158,90 @@ describe('translate', () => {
         /"executor"|"cost_estimate"|"latency_estimate"|"requires_context"|"category"/,
       );
     }
+  });
+});
+
+describe('translate: property names a provider rejects', () => {
+  const long = 'k'.repeat(70);
+  const tool = makeTool(
+    {
+      type: 'object',
+      properties: {
+        'filter[id]': { type: 'string' },
+        'Account Number': { type: 'string' },
+        $top: { type: 'integer' },
+        [long]: { type: 'string' },
+        'max-results': { type: 'integer' },
+        'v1.name': { type: 'string' },
+        nested: { type: 'object', properties: { 'a b': { type: 'string' } } },
+      },
+    },
+    { name: 'get_x' },
+  );
+  const fix =
+    'Rename the property in input_schema and in the handler that reads it (e.g. to "filter_id"); toolcap does not rename parameters, because that would change the arguments the handler receives';
+
+  it.each([
+    ['anthropic', 'Anthropic'],
+    ['bedrock', 'Bedrock'],
+  ] as const)('%s: warns about each top-level key outside its pattern, and keeps the tool', (provider, label) => {
+    const result = translate([tool], provider);
+    const invalid = result.warnings.filter((warning) => warning.code === 'PARAMETER_NAME_INVALID');
+    expect(invalid.map((warning) => [warning.tool, warning.pointer])).toEqual([
+      ['get_x', '/properties/filter[id]'],
+      ['get_x', '/properties/Account Number'],
+      ['get_x', '/properties/$top'],
+      ['get_x', `/properties/${long}`],
+    ]);
+    expect(invalid[0]!.message).toBe(
+      `property name "filter[id]" does not match ^[a-zA-Z0-9_.-]{1,64}$ (letters, digits, "_", "." and "-", 1 to 64 characters): ${label} rejects the whole request with 400 "Property keys should match pattern", whichever tool has the key. ${fix} (at /properties/filter[id])`,
+    );
+    expect(invalid[1]!.message).toContain('(e.g. to "Account_Number")');
+    expect(invalid[2]!.message).toContain('(e.g. to "top")');
+    expect(invalid[3]!.message).toContain(`(e.g. to "${'k'.repeat(64)}")`);
+    // warned, not dropped or renamed: renaming would change the handler's arguments
+    expect(JSON.stringify(result.payload)).toContain('"filter[id]"');
+    expect(Object.keys(result.metadata)).toEqual(['get_x']);
+  });
+
+  it('anthropic: checks the keys of a flattened root anyOf, which end up at the top level', () => {
+    const union = makeTool({
+      type: 'object',
+      properties: {},
+      anyOf: [
+        { properties: { id: { type: 'string' } }, required: ['id'] },
+        { properties: { 'q?': { type: 'string' } }, required: ['q?'] },
+      ],
+    });
+    const warnings = translate([union], 'anthropic').warnings;
+    expect(
+      warnings.filter((warning) => warning.code === 'PARAMETER_NAME_INVALID').map((w) => w.pointer),
+    ).toEqual(['/properties/q?']);
+  });
+
+  it('google uses the same check with its own pattern; openai and mcp check no property names', () => {
+    const google = translate([tool], 'google').warnings.filter(
+      (warning) => warning.code === 'PARAMETER_NAME_INVALID',
+    );
+    // Gemini's pattern also refuses "-" and "." and checks nested objects
+    expect(google).toHaveLength(7);
+    expect(google[0]!.message).toBe(
+      `property name "filter[id]" does not match ^[A-Za-z_][A-Za-z0-9_]{0,63}$ (letters, digits and underscores, starting with a letter or underscore, at most 64 characters): Gemini documents parameter names this way and may reject the request. ${fix} (at /properties/filter[id])`,
+    );
+    for (const provider of ['openai', 'openai-responses', 'mcp', 'canonical'] as const) {
+      const codes = translate([tool], provider).warnings.map((warning) => warning.code);
+      expect(codes).not.toContain('PARAMETER_NAME_INVALID');
+    }
+  });
+
+  it('suggests no name when nothing Latin is left', () => {
+    const warnings = translate(
+      [makeTool({ type: 'object', properties: { 天気: { type: 'string' } } })],
+      'anthropic',
+    ).warnings;
+    expect(warnings[0]!.message).toContain(
+      'Anthropic rejects the whole request with 400 "Property keys should match pattern", whichever tool has the key. Rename the property in input_schema and in the handler that reads it; toolcap',
+    );
   });
 });
 

@@ -478,7 +478,15 @@ describe('select option validation', () => {
     [{ categories: ['reading'] as never }, /categories\[\] must be one of "creation"/],
     [{ categories: [] }, /categories must be a non-empty array/],
     [{ categories: 'retrieval' as never }, /categories must be a non-empty array/],
-    [{ provider: 'openia' as never }, /provider must be one of "openai"/],
+    [
+      { provider: 'openia' as never },
+      /provider must be one of "openai", .*"canonical", got "openia"; did you mean "openai"\?$/,
+    ],
+    [
+      { provider: 'gemini' as never },
+      /provider must be one of "openai", "openai-responses", "anthropic", "google", "bedrock", "mcp", "canonical", got "gemini"; did you mean "google"\?$/,
+    ],
+    [{ provider: 'xyz' as never }, /provider must be one of "openai", .*"canonical", got "xyz"$/],
     [{ fallback: 'some' as never }, /fallback must be "none" or \{ k, minScore \}/],
     [{ fallback: { k: 0 } }, /fallback\.k must be a positive integer/],
     [{ fallback: { minScore: 2 } }, /fallback\.minScore must be a number from 0 to 1/],
