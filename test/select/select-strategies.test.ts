@@ -150,6 +150,46 @@ describe('context strategy', () => {
     ]);
   });
 
+  it('warns and leaves the group out when an async check returns a Promise, and never lets it reject unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const checks = {
+        rejects: async () => {
+          throw new Error('ticket service down');
+        },
+        resolves: async () => true,
+        forgets: (() => undefined) as unknown as () => boolean,
+      };
+      const registry = registryOf(
+        [
+          group('tickets', { strategy: 'context', context_check: 'rejects' }, [
+            tool('close_ticket'),
+          ]),
+          group('admin', { strategy: 'context', context_check: 'resolves' }, [tool('ban_user')]),
+          group('notes', { strategy: 'context', context_check: 'forgets' }, [tool('add_note')]),
+        ],
+        { contextChecks: checks as never },
+      );
+      const selection = registry.select('close it');
+      expect(selection.names).toEqual([]);
+      expect(selection.warnings.map((warning) => warning.message)).toEqual([
+        'context_check "rejects" of group "tickets" returned a Promise: context checks must answer true or false synchronously, as select does not wait; compute the answer before the turn and pass it in the context; the group is left out of this turn',
+        'context_check "resolves" of group "admin" returned a Promise: context checks must answer true or false synchronously, as select does not wait; compute the answer before the turn and pass it in the context; the group is left out of this turn',
+        'context_check "forgets" of group "notes" returned undefined, not true or false; the group is left out of this turn',
+      ]);
+      expect(selection.dropped.find((drop) => drop.name === 'add_note')?.reason).toBe(
+        'its group\'s context_check "forgets" gave no true/false answer (see the warnings)',
+      );
+      // the rejection settles after the turn: it must be handled, not crash the process
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('warns when the named check is not registered', () => {
     const registry = registryOf(
       [group('admin', { strategy: 'context', context_check: 'isAdmin' }, [tool('ban_user')])],

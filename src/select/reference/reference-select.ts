@@ -5,8 +5,8 @@ import { commonness, relatedTerms } from '../../text/lexicon.js';
 import type { TextAnalyzer } from '../../text/text-analyzer.js';
 import { isWithinOneEdit } from '../../text/typo-distance.js';
 import { isTypoCandidate } from '../../text/typo-index.js';
-import { errorMessage } from '../../util/error-message.js';
 import { isTooShort } from '../analyze-turn.js';
+import { callContextCheck, contextCheckFailure } from '../call-context-check.js';
 import { compareStrings } from '../keyword-index.js';
 import {
   DEFAULT_RANKING,
@@ -198,16 +198,15 @@ export function referenceSelect(
       });
       reason = `its group's context_check "${checkName}" is not registered (see the warnings)`;
     } else {
-      try {
-        if (check(settings.context, message) !== true) {
-          reason = `its group's context_check "${checkName}" returned false for this turn's context`;
-        }
-      } catch (error) {
+      const outcome = callContextCheck(check, settings.context, message);
+      if ('problem' in outcome) {
         warnings.push({
           code: 'CONTEXT_CHECK_FAILED',
-          message: `context_check "${checkName}" of group "${group.group}" threw (${errorMessage(error)}); the group is left out of this turn`,
+          message: `context_check "${checkName}" of group "${group.group}" ${outcome.problem}; the group is left out of this turn`,
         });
-        reason = `its group's context_check "${checkName}" threw (see the warnings)`;
+        reason = `its group's context_check "${checkName}" ${contextCheckFailure(outcome.problem)}`;
+      } else if (!outcome.applies) {
+        reason = `its group's context_check "${checkName}" returned false for this turn's context`;
       }
     }
     for (const tool of tools) {

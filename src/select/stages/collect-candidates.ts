@@ -1,5 +1,5 @@
-import { errorMessage } from '../../util/error-message.js';
 import { queryWord } from '../build-ranking-query.js';
+import { callContextCheck, contextCheckFailure } from '../call-context-check.js';
 import { fuseScores } from '../fuse-scores.js';
 import type { GroupMatch } from '../keyword-index.js';
 import { rankFused } from '../rank-fused.js';
@@ -100,17 +100,16 @@ function addContextGroup(turn: Turn, group: number): void {
     notMet(`its group's context_check "${checkName}" is not registered (see the warnings)`);
     return;
   }
-  let applies: boolean;
-  try {
-    applies = check(settings.context, turn.message) === true;
-  } catch (error) {
+  const outcome = callContextCheck(check, settings.context, turn.message);
+  if ('problem' in outcome) {
     turn.warnings.push({
       code: 'CONTEXT_CHECK_FAILED',
-      message: `context_check "${checkName}" of group "${definition.group}" threw (${errorMessage(error)}); the group is left out of this turn`,
+      message: `context_check "${checkName}" of group "${definition.group}" ${outcome.problem}; the group is left out of this turn`,
     });
-    notMet(`its group's context_check "${checkName}" threw (see the warnings)`);
+    notMet(`its group's context_check "${checkName}" ${contextCheckFailure(outcome.problem)}`);
     return;
   }
+  const { applies } = outcome;
   if (applies) turn.candidates.add(tools, CONTEXT, { matched: [checkName], typos: undefined }, NaN);
   else notMet(`its group's context_check "${checkName}" returned false for this turn's context`);
 }
