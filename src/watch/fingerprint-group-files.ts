@@ -5,16 +5,23 @@ import { listGroupFiles as listDirectory } from '../load/list-group-files.js';
 import { OPEN_NONBLOCKING } from '../load/read-group-file.js';
 
 /**
- * Absolute paths of the group files under `dirs` (the files `loadRegistry` reads), sorted; a
- * missing dir contributes none.
+ * Absolute paths of the group files under `dirs` (the files `loadRegistry` reads: directories
+ * searched recursively, and group files named directly), sorted; a missing dir contributes none.
  */
 export async function listGroupFiles(dirs: readonly string[], cwd: string): Promise<string[]> {
   const files = new Set<string>();
   for (const dir of dirs) {
     const absolute = resolve(cwd, dir);
     try {
-      if (!(await stat(absolute)).isDirectory()) continue;
+      const info = await stat(absolute);
+      if (!info.isDirectory()) {
+        // a group file named directly, as the loader takes it
+        if (info.isFile() && absolute.endsWith('_tools.json')) files.add(absolute);
+        continue;
+      }
     } catch {
+      // a group file named directly that is missing now still counts: its return is a change
+      if (absolute.endsWith('_tools.json')) files.add(absolute);
       continue;
     }
     try {

@@ -1,5 +1,5 @@
-import { type FSWatcher, watch } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { type FSWatcher, statSync, watch } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import type { Diagnostic } from '../format/types.js';
 import { loadRegistry } from '../toolcap/load-registry.js';
 import type { Registry } from '../toolcap/registry.js';
@@ -208,9 +208,14 @@ class GroupFileWatcher implements RegistryWatcher {
   }
 
   #watchDirectory(dir: string): void {
+    // a group file named directly: watch its directory (an editor's atomic save replaces the
+    // file, which ends a watch on the file itself) for that one name
+    const file = isGroupFilePath(dir) ? basename(dir) : undefined;
     let fileWatcher: FSWatcher;
     try {
-      fileWatcher = watch(dir, { recursive: true }, (_event, filename) => {
+      const target = file === undefined ? dir : dirname(dir);
+      fileWatcher = watch(target, { recursive: file === undefined }, (_event, filename) => {
+        if (file !== undefined && filename !== null && basename(filename) !== file) return;
         if (filename !== null && !isRelevant(filename)) return;
         clearTimeout(this.#debounce);
         this.#debounce = setTimeout(
@@ -301,6 +306,16 @@ function diagnosticKey(diagnostic: Diagnostic): string {
 }
 
 /** Group files, and names without an extension (directories, which may hold group files). */
+/** Whether `path` names a group file (not a directory) rather than a directory of them. */
+function isGroupFilePath(path: string): boolean {
+  if (!path.endsWith('_tools.json')) return false;
+  try {
+    return !statSync(path).isDirectory();
+  } catch {
+    return true;
+  }
+}
+
 function isRelevant(filename: string): boolean {
   const name = basename(filename);
   return name.endsWith('_tools.json') || !name.includes('.');

@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -171,6 +171,34 @@ describe('watchRegistry: hot reload without loss', () => {
     writeFileSync(join(later, 'gamma_tools.json'), groupText('gamma', '1.0.0'));
     await created;
     expect(watcher.current().diagnostics).toEqual([]);
+  });
+
+  it('watches a group file named directly, through fs.watch and through polling', async () => {
+    for (const pollIntervalMs of [0, 50]) {
+      const dir = createTempDir({
+        'single/alpha_tools.json': groupText('alpha', '1.0.0'),
+        'single/beta_tools.json': groupText('beta', '1.0.0'),
+      });
+      const file = join(dir, 'single', 'alpha_tools.json');
+      // only the named file is loaded; with fs.watch off, polling alone must notice the edit
+      const { watcher } = await startWatcher(dir, {
+        dirs: [file],
+        pollIntervalMs,
+        ...(pollIntervalMs > 0 ? { debounceMs: 60_000 } : {}),
+      });
+      expect(
+        watcher
+          .current()
+          .groups()
+          .map((group) => group.group),
+      ).toEqual(['alpha']);
+      const swapped = waitForChange(watcher, (change) => change.type === 'swapped');
+      // an editor's atomic save: write a temporary file, then rename it over the group file
+      writeFileSync(`${file}.tmp`, groupText('alpha', '1.1.0'));
+      renameSync(`${file}.tmp`, file);
+      await swapped;
+      expect(versionOf(watcher.current(), 'alpha')).toBe('1.1.0');
+    }
   });
 
   it('reload() reports nothing when nothing changed; close() stops watching', async () => {
