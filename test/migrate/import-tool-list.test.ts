@@ -356,6 +356,23 @@ describe('importToolList', () => {
     ]);
   });
 
+  it('keeps an untyped "not" schema as the loader accepts it, without narrowing it to a string', () => {
+    const imported = importToolList(
+      [
+        {
+          name: 'set_value',
+          description: 'Sets any value but null.',
+          input_schema: { type: 'object', properties: { value: { not: { type: 'null' } } } },
+        },
+      ],
+      { from: 'anthropic', group: 'values' },
+    );
+    const group = expectLoadable(imported, 'values');
+    expect(group.tools[0]?.input_schema.properties).toEqual({
+      value: { allOf: [{ not: { type: 'null' } }] },
+    });
+  });
+
   it('cuts descriptions longer than the loader allows', () => {
     const imported = importToolList(
       [
