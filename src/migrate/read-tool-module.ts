@@ -1,5 +1,6 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
 import type { JsonSchema, ToolAnnotations, Warning } from '../format/types.js';
+import { createWarningSink } from '../json-schema/schema-warnings.js';
 import { type FallbackTool, fallbackToolToEntry } from '../registry/fallback-tools.js';
 import { errorMessage } from '../util/error-message.js';
 import { importModule } from './import-module.js';
@@ -371,7 +372,9 @@ async function readTool(
     case 'langchain':
       return { ...base, ...schemaOrProblem(await toToolJsonSchema(tool.schema)) };
     default: {
-      const entry = fallbackToolToEntry(value as FallbackTool);
+      const sink = createWarningSink();
+      const entry = fallbackToolToEntry(value as FallbackTool, sink);
+      warnings.push(...sink.finish(name));
       return {
         ...base,
         inputSchema: entry.input_schema as JsonSchema,

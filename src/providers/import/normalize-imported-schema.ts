@@ -10,39 +10,13 @@ import {
 } from '../../json-schema/schema-node.js';
 import type { SchemaWarningSink } from '../../json-schema/schema-warnings.js';
 import { TYPE_KEYWORDS } from '../../json-schema/split-type-union.js';
+import {
+  convertTypeName,
+  JSON_SCHEMA_TYPES,
+  toJsonSchemaType,
+} from '../../json-schema/to-json-schema-type.js';
 import { upgradeToDraft2020 } from '../../json-schema/upgrade-to-draft-2020.js';
 
-/**
- * Non-standard type names found in real tool lists, mapped as BFCL maps them for OpenAI
- * (`bfcl_eval/constants` GORILLA_TO_OPENAPI): `dict` → object, `float` → number, `tuple` →
- * array, `any` → string, and the Java/Python spellings.
- */
-const TYPE_NAMES: Readonly<Record<string, string>> = Object.freeze({
-  dict: 'object',
-  hashmap: 'object',
-  hashtable: 'object',
-  map: 'object',
-  float: 'number',
-  double: 'number',
-  decimal: 'number',
-  tuple: 'array',
-  list: 'array',
-  arraylist: 'array',
-  queue: 'array',
-  stack: 'array',
-  set: 'array',
-  any: 'string',
-  str: 'string',
-  char: 'string',
-  text: 'string',
-  int: 'integer',
-  long: 'integer',
-  short: 'integer',
-  byte: 'integer',
-  bigint: 'integer',
-  bool: 'boolean',
-});
-const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
 const SUPPORTED_DIALECTS = new Set([
   DRAFT_2020_12_URI,
   'http://json-schema.org/draft-07/schema',
@@ -130,28 +104,22 @@ export function normalizeImportedSchema(
 
   function fixType(node: SchemaNode, pointer: string): SchemaNode {
     const type = node.type;
-    if (typeof type === 'string' && !JSON_TYPES.has(type)) {
-      const mapped = mapTypeName(type);
-      sink.add(
-        'TYPE_CONVERTED',
-        type,
-        `${pointer}/type`,
-        mapped === undefined
-          ? `type "${type}" is not a JSON Schema type and was removed`
-          : `type "${type}" is not a JSON Schema type; it became "${mapped}"`,
-      );
+    if (typeof type === 'string' && !JSON_SCHEMA_TYPES.has(type)) {
+      const mapped = convertTypeName(type, `${pointer}/type`, sink);
       const { type: _type, ...rest } = node;
       return mapped === undefined ? rest : { type: mapped, ...rest };
     }
     if (
       Array.isArray(type) &&
-      type.some((entry) => typeof entry === 'string' && !JSON_TYPES.has(entry))
+      type.some((entry) => typeof entry === 'string' && !JSON_SCHEMA_TYPES.has(entry))
     ) {
       const mapped = [
         ...new Set(
           type
             .map((entry) =>
-              typeof entry === 'string' && !JSON_TYPES.has(entry) ? mapTypeName(entry) : entry,
+              typeof entry === 'string' && !JSON_SCHEMA_TYPES.has(entry)
+                ? toJsonSchemaType(entry)
+                : entry,
             )
             .filter((entry) => entry !== undefined),
         ),
@@ -296,10 +264,4 @@ function typesOfValues(values: readonly unknown[]): string[] {
   const types = new Set(values.map(jsonTypeOf));
   if (types.has('number')) types.delete('integer');
   return [...types];
-}
-
-function mapTypeName(type: string): string | undefined {
-  const lower = type.toLowerCase();
-  if (JSON_TYPES.has(lower)) return lower;
-  return Object.hasOwn(TYPE_NAMES, lower) ? TYPE_NAMES[lower] : undefined;
 }
