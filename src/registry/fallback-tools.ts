@@ -48,6 +48,18 @@ export interface FallbackTool {
   handler?: string;
   /** The implementation, when it lives in code; used by `registry.execute`. */
   execute?: FallbackExecute;
+  /**
+   * Where the tool is defined, named by its diagnostics: a file and a JSON pointer to the tool
+   * in what the file exports (`{ file: "src/tools.js", pointer: "/tools/getWeather" }`).
+   * `toFallbackTools` sets it. Default: `<fallback>` and the tool's index in `fallbackTools`.
+   */
+  definedIn?: { file: string; pointer: string };
+  /**
+   * Why the tool cannot be described to a model, set by `toFallbackTools` (e.g. a Zod schema
+   * with no JSON Schema form). The registry leaves such a tool out with an
+   * `INVALID_FALLBACK_TOOL` diagnostic giving this reason; a JSON definition still replaces it.
+   */
+  problem?: string;
 }
 
 /** Group name used for fallback tools that do not name one. */

@@ -275,6 +275,7 @@ describe('fallback (code-defined) tools', () => {
       jsonOnly: ['list_mail'],
       fallbackOnly: ['archive_mail'],
       both: ['send_email'],
+      renamed: [{ from: 'send-email', to: 'send_email' }],
     });
   });
 
@@ -341,6 +342,7 @@ describe('fallback (code-defined) tools', () => {
       jsonOnly: [],
       fallbackOnly: [],
       both: ['do_thing'],
+      renamed: [],
     });
     expect(migrated.group('fallback')).toBeUndefined();
     expect(migrated.settings.fallbackImplementations.has('do_thing')).toBe(false);
