@@ -151,6 +151,38 @@ export async function readModuleEntries(
   return { file, found: uniqueTools(found, file, options.sameName ?? 'error'), warnings };
 }
 
+/** Whether `value` is a module namespace object (`await import(...)`, `import * as`). */
+export function isModuleNamespace(value: unknown): value is Readonly<Record<string, unknown>> {
+  return Object.prototype.toString.call(value) === '[object Module]';
+}
+
+/**
+ * The tools of one value, as an export holding it is read (a ToolSet, an array, a framework
+ * tool, an MCP server, an object's `tools`, a plain tool object), each placed relative to the
+ * value. Messages name the value `file`. Throws a ToolcapError (`MODULE_TOOLS_INVALID`) when it
+ * holds no tools, or an entry that is not a tool.
+ */
+export async function readValueEntries(
+  value: unknown,
+  file: string,
+  options: Pick<ReadModuleExportsOptions, 'sameName'> = {},
+): Promise<ModuleEntries> {
+  const warnings: Warning[] = [];
+  let found: FoundTool[];
+  if (kindOf(value) === 'object') {
+    found = [
+      { tool: (await readTool('object', value, undefined, 'default', warnings))!, path: [] },
+    ];
+  } else {
+    const read = await readExport('default', value, file, warnings, []);
+    if (read === undefined) {
+      throw invalid(`${file} holds no tools: it is ${describe(value)}. ${WHAT_COUNTS}`);
+    }
+    found = read.tools;
+  }
+  return { file, found: uniqueTools(found, file, options.sameName ?? 'error'), warnings };
+}
+
 const WHAT_COUNTS =
   'Export an AI SDK ToolSet ({ name: tool({...}) }), OpenAI Agents SDK or LangChain tools (one, or an array), an MCP SDK McpServer, or an array of tool objects ({ name, description, inputSchema })';
 
@@ -224,7 +256,8 @@ async function readExport(
   warnings: Warning[],
   path: readonly (string | number)[] = [exportName],
 ): Promise<{ tools: FoundTool[]; lone: boolean } | undefined> {
-  const where = `export "${exportName}" of ${file}`;
+  // a value read by itself (readValueEntries) is named by its label alone
+  const where = path.length === 0 ? file : `export "${exportName}" of ${file}`;
   if (isMcpServer(value)) {
     const listed = await listServer(value, exportName, where);
     return { tools: listed.map((tool) => ({ tool, path })), lone: false };

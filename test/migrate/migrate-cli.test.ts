@@ -43,7 +43,8 @@ describe('toolcap migrate status', () => {
     expect(report.diagnostics).toEqual([
       expect.objectContaining({
         code: 'INVALID_FALLBACK_TOOL',
-        file: '<fallback>',
+        file: 'legacy.mjs',
+        pointer: '/tools/2/input_schema/properties/x/type',
         message: expect.stringContaining('fallback tool "broken_tool"'),
       }),
     ]);
@@ -193,8 +194,8 @@ export default [{ name: 'legacy_search', description: 'Search the old index.', p
       diagnostics: [
         {
           code: 'DUPLICATE_TOOL',
-          file: '<fallback>',
-          pointer: '/1',
+          file: 'legacy.mjs',
+          pointer: '/tools/1',
           message: 'fallback tool "code_tool" is given twice; remove one',
         },
       ],
