@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { createAiSdkTools, createPrepareStep } from '../../src/entries/ai-sdk.js';
 import { toFallbackTools } from '../../src/migrate/to-fallback-tools.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
@@ -141,6 +143,71 @@ export const tools = {
     await expect(toFallbackTools(module, { file: 'tools.mjs' })).rejects.toMatchObject({
       message: expect.stringMatching(/^tools\.mjs exports no tools \(it exports: answer\)\. /),
     });
+  });
+});
+
+describe('the registry and the code tools together (docs/guide/migration.md)', () => {
+  it('gives the AI SDK each tool once: the JSON one for migrated and renamed tools, the code one for the rest', async () => {
+    const { dir, module } = await importSource(
+      `
+import { jsonSchema, tool } from 'ai';
+import { z } from 'zod';
+const input = jsonSchema({ type: 'object', properties: {} });
+export const tools = {
+  'close-ticket': tool({ description: 'Close a ticket.', inputSchema: input }),
+  'émoji_résumé': tool({ description: 'Summarize with emoji.', inputSchema: input }),
+  add_note: tool({ description: 'Add a note.', inputSchema: input }),
+  legacy_lookup: tool({ description: 'Look up.', inputSchema: input, execute: async () => 'code' }),
+  dueDate: tool({ description: 'Set a due date.', inputSchema: z.object({ when: z.date() }) }),
+};
+`,
+      {
+        'schemas/support_tools.json': makeGroup('support', {
+          tools: [
+            makeTool({ name: 'close_ticket', 'x-original-name': 'close-ticket' }),
+            makeTool({ name: 'emoji_resume', 'x-original-name': 'émoji_résumé' }),
+            makeTool({ name: 'add_note' }),
+          ],
+        }),
+      },
+    );
+    const codeTools = module.tools as ToolSet;
+    // the snippet of the guide, as written there
+    const registry = await loadRegistry({
+      cwd: dir,
+      fallbackTools: await toFallbackTools(codeTools, { file: 'src/agent/tools.js' }),
+    });
+    const { both, renamed } = registry.migrationStatus();
+    const migrated = new Set([...both, ...renamed.map((tool) => tool.from)]);
+    const stillInCode = Object.fromEntries(
+      Object.entries(codeTools).filter(([name]) => !migrated.has(name)),
+    );
+    const tools = { ...createAiSdkTools(registry), ...stillInCode };
+    const prepareStep = createPrepareStep(registry, { alwaysActive: Object.keys(stillInCode) });
+
+    expect(renamed).toEqual([
+      { from: 'close-ticket', to: 'close_ticket' },
+      { from: 'émoji_résumé', to: 'emoji_resume' },
+    ]);
+    expect(Object.keys(tools).sort()).toEqual([
+      'add_note',
+      'close_ticket',
+      'dueDate',
+      'emoji_resume',
+      'legacy_lookup',
+    ]);
+    expect(tools.legacy_lookup).toBe(codeTools.legacy_lookup);
+    expect(tools.close_ticket).not.toBe(codeTools['close-ticket']);
+    const step = prepareStep({
+      stepNumber: 0,
+      experimental_context: undefined,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+    expect(step.activeTools).toEqual(expect.arrayContaining(['legacy_lookup', 'dueDate']));
+    // the pitfall the guide warns about: both copies of a renamed tool
+    expect(Object.keys({ ...codeTools, ...createAiSdkTools(registry) })).toEqual(
+      expect.arrayContaining(['close-ticket', 'close_ticket']),
+    );
   });
 });
 
