@@ -1,7 +1,7 @@
 /**
  * `tool-capabilities/migrate`: evolving group files. Semver-aware diffs of groups and schemas,
- * the migration report of code-defined tools, and example requests learned from transcripts or
- * written by a chat model.
+ * code-defined tools as `fallbackTools` and their migration report, and example requests learned
+ * from transcripts or written by a chat model.
  * @module
  */
 export {
@@ -43,4 +43,5 @@ export {
   isBumpSufficient,
   measureBump,
 } from '../migrate/semver-bump.js';
+export { type ToFallbackToolsOptions, toFallbackTools } from '../migrate/to-fallback-tools.js';
 export { type MigrationReport, reportMigration } from '../toolcap/migration-report.js';

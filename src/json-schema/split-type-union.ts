@@ -1,7 +1,7 @@
 import { defineEntry, isPlainObject, jsonTypeOf, type SchemaNode } from './schema-node.js';
 
-/** Keywords that only constrain one JSON type, by type. */
-const TYPE_KEYWORDS: Readonly<Record<string, ReadonlySet<string>>> = {
+/** Keywords that only constrain one JSON type, by type (`integer` values are `number`s). */
+export const TYPE_KEYWORDS: Readonly<Record<string, ReadonlySet<string>>> = {
   string: new Set([
     'minLength',
     'maxLength',

@@ -119,18 +119,17 @@ export function buildImportedGroup(
   }
 
   const strategy = options.strategy ?? 'always';
-  const keywords =
+  const suggest = (definitions: readonly ToolDefinition[]) =>
+    suggestKeywords(definitions, options.group, {
+      ...(options.restDocuments !== undefined ? { rest: options.restDocuments } : {}),
+      ...(options.keywordLimit !== undefined ? { limit: options.keywordLimit } : {}),
+    });
+  const suggested = options.keywords === undefined && strategy === 'keyword';
+  let keywords =
     options.keywords !== undefined
       ? [...options.keywords]
-      : strategy === 'keyword'
-        ? suggestKeywords(
-            tools.map(({ definition }) => definition),
-            options.group,
-            {
-              ...(options.restDocuments !== undefined ? { rest: options.restDocuments } : {}),
-              ...(options.keywordLimit !== undefined ? { limit: options.keywordLimit } : {}),
-            },
-          )
+      : suggested
+        ? suggest(tools.map(({ definition }) => definition))
         : [];
   // a context group without a context_check applies when its tools' requires_context keys are
   // all in the context: with no keys at all, on every turn
@@ -157,6 +156,16 @@ export function buildImportedGroup(
 
   const kept = repairOrDrop(document, options.group, limits, warnings);
   const keptNames = new Set(kept.map((entry) => entry.name as string));
+  if (suggested && kept.length < entries.length) {
+    // a left-out tool's words would offer the group for requests about a tool it does not have
+    const keptEntries = new Set(kept);
+    keywords = suggest(
+      tools
+        .filter((_, index) => keptEntries.has(entries[index]!))
+        .map(({ definition }) => definition),
+    );
+    document.selection = { strategy, keywords };
+  }
   return {
     document: { ...document, tools: kept },
     renamed: renamed.filter((entry) => keptNames.has(entry.to)),

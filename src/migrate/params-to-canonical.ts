@@ -1,4 +1,5 @@
 import type { Warning } from '../format/types.js';
+import { createWarningSink } from '../json-schema/schema-warnings.js';
 import type { CanonicalTool } from '../providers/provider-types.js';
 import { type ParamDefinition, paramsToJsonSchema } from '../registry/fallback-tools.js';
 
@@ -6,7 +7,9 @@ import { type ParamDefinition, paramsToJsonSchema } from '../registry/fallback-t
  * Converts param-list tools (`{ name, description, params: [{ name, type, description, required,
  * default }] }`; `parameters` as a list is accepted too) into canonical tools (`{ name,
  * description, parameters }` with a JSON Schema), so the canonical importer can fix names and
- * types. Entries that are not such tools are skipped with an `INVALID_PARAM_TOOL` warning.
+ * types. Type names spelled as code spells them (`str`, `dict`) are converted here, a
+ * `TYPE_CONVERTED` warning each. Entries that are not such tools are skipped with an
+ * `INVALID_PARAM_TOOL` warning.
  */
 export function paramsToCanonical(entries: readonly unknown[]): {
   tools: CanonicalTool[];
@@ -41,11 +44,13 @@ export function paramsToCanonical(entries: readonly unknown[]): {
       });
       return;
     }
+    const sink = createWarningSink();
     tools.push({
       name,
       description: typeof tool?.description === 'string' ? tool.description : '',
-      parameters: paramsToJsonSchema(params as ParamDefinition[]),
+      parameters: paramsToJsonSchema(params as ParamDefinition[], sink),
     });
+    warnings.push(...sink.finish(name));
   });
   return { tools, warnings };
 }

@@ -1,5 +1,6 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
 import type { JsonSchema, ToolAnnotations, Warning } from '../format/types.js';
+import { createWarningSink } from '../json-schema/schema-warnings.js';
 import { type FallbackTool, fallbackToolToEntry } from '../registry/fallback-tools.js';
 import { errorMessage } from '../util/error-message.js';
 import { importModule } from './import-module.js';
@@ -77,18 +78,47 @@ export interface ReadModuleExportsOptions {
   sameName?: 'error' | 'keep';
 }
 
+/** A tool found in a module, and where. */
+export interface FoundTool {
+  tool: ModuleTool;
+  /**
+   * Its index in an exported array or its key in an exported object; absent for a tool
+   * exported alone or listed by an MCP server.
+   */
+  entry?: number | string;
+  /** The path to it in the module's exports (`["tools", "getWeather"]`; an MCP server's). */
+  path: readonly (string | number)[];
+}
+
+/** What `readModuleEntries` found. */
+export interface ModuleEntries {
+  file: string;
+  found: FoundTool[];
+  warnings: Warning[];
+}
+
 /** The tools of an imported module's exports (see `readToolModule`). */
 export async function readModuleExports(
   module: Readonly<Record<string, unknown>>,
   file: string,
   options: ReadModuleExportsOptions = {},
 ): Promise<ModuleTools> {
+  const { found, warnings } = await readModuleEntries(module, file, options);
+  return { file, tools: found.map(({ tool }) => tool), warnings };
+}
+
+/** The tools of an imported module's exports with where each one is (see `readToolModule`). */
+export async function readModuleEntries(
+  module: Readonly<Record<string, unknown>>,
+  file: string,
+  options: ReadModuleExportsOptions = {},
+): Promise<ModuleEntries> {
   const { exportName } = options;
   // namespace keys are sorted, but not under every loader: sort them, default first
   const names = Object.keys(module).sort();
   const exported = names.length > 0 ? names.join(', ') : 'nothing';
   const warnings: Warning[] = [];
-  const found: ModuleTool[] = [];
+  const found: FoundTool[] = [];
   if (exportName !== undefined) {
     if (!Object.hasOwn(module, exportName)) {
       throw invalid(`${file} has no export "${exportName}"; it exports: ${exported}`);
@@ -104,7 +134,7 @@ export async function readModuleExports(
     const ordered = names.includes('default')
       ? ['default', ...names.filter((name) => name !== 'default')]
       : names;
-    const lone: ModuleTool[] = [];
+    const lone: FoundTool[] = [];
     let containers = 0;
     for (const name of ordered) {
       const read = await readExport(name, module[name], file, warnings);
@@ -118,7 +148,39 @@ export async function readModuleExports(
     }
     found.push(...lone);
   }
-  return { file, tools: uniqueTools(found, file, options.sameName ?? 'error'), warnings };
+  return { file, found: uniqueTools(found, file, options.sameName ?? 'error'), warnings };
+}
+
+/** Whether `value` is a module namespace object (`await import(...)`, `import * as`). */
+export function isModuleNamespace(value: unknown): value is Readonly<Record<string, unknown>> {
+  return Object.prototype.toString.call(value) === '[object Module]';
+}
+
+/**
+ * The tools of one value, as an export holding it is read (a ToolSet, an array, a framework
+ * tool, an MCP server, an object's `tools`, a plain tool object), each placed relative to the
+ * value. Messages name the value `file`. Throws a ToolcapError (`MODULE_TOOLS_INVALID`) when it
+ * holds no tools, or an entry that is not a tool.
+ */
+export async function readValueEntries(
+  value: unknown,
+  file: string,
+  options: Pick<ReadModuleExportsOptions, 'sameName'> = {},
+): Promise<ModuleEntries> {
+  const warnings: Warning[] = [];
+  let found: FoundTool[];
+  if (kindOf(value) === 'object') {
+    found = [
+      { tool: (await readTool('object', value, undefined, 'default', warnings))!, path: [] },
+    ];
+  } else {
+    const read = await readExport('default', value, file, warnings, []);
+    if (read === undefined) {
+      throw invalid(`${file} holds no tools: it is ${describe(value)}. ${WHAT_COUNTS}`);
+    }
+    found = read.tools;
+  }
+  return { file, found: uniqueTools(found, file, options.sameName ?? 'error'), warnings };
 }
 
 const WHAT_COUNTS =
@@ -126,28 +188,43 @@ const WHAT_COUNTS =
 
 /** The same tool object once; two tools of one name are an error unless `sameName` keeps them. */
 function uniqueTools(
-  tools: readonly ModuleTool[],
+  tools: readonly FoundTool[],
   file: string,
   sameName: 'error' | 'keep',
-): ModuleTool[] {
+): FoundTool[] {
   const seen = new Set<unknown>();
-  const byName = new Map<string, ModuleTool>();
-  const unique: ModuleTool[] = [];
-  for (const tool of tools) {
+  const byName = new Map<string, FoundTool>();
+  const unique: FoundTool[] = [];
+  for (const found of tools) {
+    const { tool } = found;
     if (tool.kind !== 'mcp-server') {
       if (seen.has(tool.value)) continue;
       seen.add(tool.value);
     }
     const other = byName.get(tool.name);
     if (other !== undefined && sameName === 'error') {
-      throw invalid(
-        `${file} exports two tools named "${tool.name}": in export "${other.exportName}" and in export "${tool.exportName}"; rename one, or pick one export with --export`,
-      );
+      throw invalid(`${file} exports two tools named "${tool.name}": ${twoPlaces(other, found)}`);
     }
-    byName.set(tool.name, tool);
-    unique.push(tool);
+    byName.set(tool.name, found);
+    unique.push(found);
   }
   return unique;
+}
+
+/** Where two tools of one name are, and the fix: `--export` helps only across exports. */
+function twoPlaces(first: FoundTool, second: FoundTool): string {
+  const exportName = first.tool.exportName;
+  if (exportName !== second.tool.exportName) {
+    return `in export "${exportName}" and in export "${second.tool.exportName}"; rename one, or pick one export with --export`;
+  }
+  const [a, b] = [first.entry, second.entry];
+  const places =
+    typeof a === 'number' && typeof b === 'number'
+      ? `entries ${a} and ${b}`
+      : typeof a === 'string' && typeof b === 'string'
+        ? `keys "${a}" and "${b}"`
+        : 'both';
+  return `${places} of export "${exportName}"; rename one or remove one`;
 }
 
 type Kind = ModuleToolKind | 'hosted';
@@ -177,11 +254,16 @@ async function readExport(
   value: unknown,
   file: string,
   warnings: Warning[],
-): Promise<{ tools: ModuleTool[]; lone: boolean } | undefined> {
-  const where = `export "${exportName}" of ${file}`;
-  if (isMcpServer(value)) return { tools: await listServer(value, exportName, where), lone: false };
+  path: readonly (string | number)[] = [exportName],
+): Promise<{ tools: FoundTool[]; lone: boolean } | undefined> {
+  // a value read by itself (readValueEntries) is named by its label alone
+  const where = path.length === 0 ? file : `export "${exportName}" of ${file}`;
+  if (isMcpServer(value)) {
+    const listed = await listServer(value, exportName, where);
+    return { tools: listed.map((tool) => ({ tool, path })), lone: false };
+  }
   if (Array.isArray(value)) {
-    const tools: ModuleTool[] = [];
+    const tools: FoundTool[] = [];
     for (const [index, entry] of value.entries()) {
       const kind = kindOf(entry);
       if (kind === 'ai-sdk') {
@@ -195,7 +277,7 @@ async function readExport(
         );
       }
       const tool = await readTool(kind, entry, undefined, exportName, warnings);
-      if (tool !== undefined) tools.push(tool);
+      if (tool !== undefined) tools.push({ tool, entry: index, path: [...path, index] });
     }
     return { tools, lone: false };
   }
@@ -207,13 +289,13 @@ async function readExport(
       );
     }
     return {
-      tools: [(await readTool(kind, value, exportName, exportName, warnings))!],
+      tools: [{ tool: (await readTool(kind, value, exportName, exportName, warnings))!, path }],
       lone: true,
     };
   }
   if (kind === 'openai-agents' || kind === 'langchain') {
     return {
-      tools: [(await readTool(kind, value, undefined, exportName, warnings))!],
+      tools: [{ tool: (await readTool(kind, value, undefined, exportName, warnings))!, path }],
       lone: true,
     };
   }
@@ -221,15 +303,17 @@ async function readExport(
   const entries = Object.entries(value);
   const kinds = entries.map(([, entry]) => kindOf(entry));
   if (entries.length > 0 && kinds.every((entry) => entry !== undefined && entry !== 'object')) {
-    const tools: ModuleTool[] = [];
+    const tools: FoundTool[] = [];
     for (const [index, [key, entry]] of entries.entries()) {
       const tool = await readTool(kinds[index]!, entry, key, exportName, warnings);
-      if (tool !== undefined) tools.push(tool);
+      if (tool !== undefined) tools.push({ tool, entry: key, path: [...path, key] });
     }
     return { tools, lone: false };
   }
   const nested = (value as Record<string, unknown>).tools;
-  if (nested !== undefined) return readExport(`${exportName}.tools`, nested, file, warnings);
+  if (nested !== undefined) {
+    return readExport(`${exportName}.tools`, nested, file, warnings, [...path, 'tools']);
+  }
   return undefined;
 }
 
@@ -321,7 +405,9 @@ async function readTool(
     case 'langchain':
       return { ...base, ...schemaOrProblem(await toToolJsonSchema(tool.schema)) };
     default: {
-      const entry = fallbackToolToEntry(value as FallbackTool);
+      const sink = createWarningSink();
+      const entry = fallbackToolToEntry(value as FallbackTool, sink);
+      warnings.push(...sink.finish(name));
       return {
         ...base,
         inputSchema: entry.input_schema as JsonSchema,

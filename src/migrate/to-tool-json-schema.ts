@@ -17,8 +17,34 @@ export async function toToolJsonSchema(value: unknown): Promise<ToolJsonSchema> 
   try {
     return await convert(typeof value === 'function' ? (value as () => unknown)() : value);
   } catch (error) {
-    return { problem: `its schema cannot be converted to JSON Schema: ${errorMessage(error)}` };
+    const message = errorMessage(error);
+    return {
+      problem: `its schema cannot be converted to JSON Schema: ${message}; ${fixFor(message)}`,
+    };
   }
+}
+
+/**
+ * What to write instead of a type JSON Schema cannot express, by the start of Zod's message
+ * (`Date cannot be represented in JSON Schema`): tool arguments arrive as JSON.
+ */
+const FIXES: readonly (readonly [string, string])[] = [
+  [
+    'Date ',
+    'describe the date as a string: z.iso.datetime() (or z.iso.date()), or z.string() with a format, and make a Date from it in execute',
+  ],
+  ['BigInt ', 'use z.number().int(), or a string of digits'],
+  ['Map ', 'use z.record(z.string(), ...) for a map with string keys'],
+  ['Set ', 'use z.array(...)'],
+  ['Undefined ', 'make the property optional (.optional()) instead'],
+  ['Void ', 'make the property optional (.optional()) instead'],
+];
+
+function fixFor(message: string): string {
+  return (
+    FIXES.find(([start]) => message.startsWith(start))?.[1] ??
+    'give each value a schema type JSON Schema can express (string, number, integer, boolean, object, array, null)'
+  );
 }
 
 async function convert(value: unknown): Promise<ToolJsonSchema> {

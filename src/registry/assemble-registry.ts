@@ -159,6 +159,11 @@ export function assembleSnapshot(input: AssembleInput): AssembledSnapshot {
     jsonOnly: Object.freeze([...jsonNames].filter((name) => !fallback.all.has(name)).sort()),
     fallbackOnly: Object.freeze([...fallback.registered].sort()),
     both: Object.freeze([...fallback.all].filter((name) => jsonNames.has(name)).sort()),
+    renamed: Object.freeze(
+      [...fallback.renamed]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([from, to]) => Object.freeze({ from, to })),
+    ),
   });
   return {
     snapshot: createSnapshot({
@@ -353,8 +358,7 @@ function addFallbackTools(
   const implementations = new Map<string, FallbackExecute>();
   const byGroup = new Map<string, { names: string[] }>();
   fallbackTools.forEach((fallbackTool, index) => {
-    const label = `<fallback>`;
-    const pointer = `/${index}`;
+    const { file: label, pointer } = placeOf(fallbackTool, index);
     if (
       fallbackTool === null ||
       typeof fallbackTool !== 'object' ||
@@ -379,6 +383,16 @@ function addFallbackTools(
       return;
     }
     all.add(fallbackTool.name);
+    if (typeof fallbackTool.problem === 'string') {
+      diagnostics.push({
+        severity: 'error',
+        code: 'INVALID_FALLBACK_TOOL',
+        file: label,
+        pointer,
+        message: `fallback tool "${fallbackTool.name}": ${fallbackTool.problem}`,
+      });
+      return;
+    }
     const groupName = fallbackTool.group ?? FALLBACK_GROUP;
     const validation = validateGroupDocument(
       {
@@ -459,6 +473,18 @@ function addFallbackTools(
     );
   }
   return { all, registered, renamed, implementations };
+}
+
+/** The file and pointer a fallback tool's diagnostics name: its `definedIn`, else its index. */
+function placeOf(tool: FallbackTool | null, index: number): { file: string; pointer: string } {
+  const definedIn = (tool as { definedIn?: unknown } | null)?.definedIn as
+    | { file?: unknown; pointer?: unknown }
+    | undefined;
+  const file = definedIn?.file;
+  const pointer = definedIn?.pointer;
+  return typeof file === 'string' && typeof pointer === 'string'
+    ? { file, pointer }
+    : { file: '<fallback>', pointer: `/${index}` };
 }
 
 function createDiagnostic(

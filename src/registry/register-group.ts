@@ -124,6 +124,7 @@ export function registerGroup(
       jsonOnly: Object.freeze([...migration.jsonOnly, ...newNames].sort()),
       fallbackOnly: Object.freeze(migration.fallbackOnly.filter((name) => !replaced.has(name))),
       both: Object.freeze([...migration.both, ...replaced].sort()),
+      renamed: migration.renamed,
     }),
     renamedFallbackTools: snapshot.renamedFallbackTools,
   });

@@ -8,6 +8,12 @@ export interface MigrationStatus {
   fallbackOnly: readonly string[];
   /** Defined in both: the JSON wins, so the code definition is safe to delete. */
   both: readonly string[];
+  /**
+   * The code-defined tools of `both` that JSON defines under another name (the one `toolcap
+   * import` converted, kept in the group file as `x-original-name`): `from` the code's name `to`
+   * the JSON one. A framework given the code's tools and the registry's drops these by `from`.
+   */
+  renamed: readonly { from: string; to: string }[];
 }
 
 /**
@@ -71,4 +77,5 @@ export const NO_MIGRATION: MigrationStatus = Object.freeze({
   jsonOnly: Object.freeze([]),
   fallbackOnly: Object.freeze([]),
   both: Object.freeze([]),
+  renamed: Object.freeze([]),
 });

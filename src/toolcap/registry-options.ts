@@ -14,7 +14,7 @@ import {
   type TextAnalyzerOptions,
 } from '../text/text-analyzer.js';
 import {
-  isArray,
+  describeValue,
   isBoolean,
   isFunction,
   isObject,
@@ -67,7 +67,10 @@ export interface CreateRegistryOptions extends ExecutionOptions {
   pins?: Readonly<Record<string, string>>;
   /** Predicates that `context` groups name in `selection.context_check`, by name. */
   contextChecks?: Readonly<Record<string, ContextCheck>>;
-  /** Code-defined tools still being migrated; JSON definitions win on a name collision. */
+  /**
+   * Code-defined tools still being migrated; JSON definitions win on a name collision. A
+   * framework's tools or a whole module go through `toFallbackTools` (`tool-capabilities/migrate`).
+   */
   fallbackTools?: readonly FallbackTool[];
   /** Size limits; see `DEFAULT_LOAD_LIMITS`. */
   limits?: Partial<LoadLimits>;
@@ -190,6 +193,13 @@ const isSemantic: OptionCheck = (value) => {
   return undefined;
 };
 
+const isFallbackToolList: OptionCheck = (value) =>
+  Array.isArray(value)
+    ? undefined
+    : {
+        problem: `is ${describeValue(value)}, not an array: it takes tool objects ({ name, description, inputSchema | input_schema | parameters | params }, see FallbackTool). For an AI SDK ToolSet, OpenAI Agents SDK or LangChain tools, an MCP SDK server or a whole module, convert them with toFallbackTools from "tool-capabilities/migrate": fallbackTools: await toFallbackTools(tools)`,
+      };
+
 /** The checks of `createRegistry`'s options. */
 export const CREATE_REGISTRY_OPTIONS: OptionSpec = {
   cwd: isString,
@@ -198,7 +208,7 @@ export const CREATE_REGISTRY_OPTIONS: OptionSpec = {
     isFunction,
     'an object of predicates by name, such as { has_project: (context, message) => ... }',
   ),
-  fallbackTools: isArray,
+  fallbackTools: isFallbackToolList,
   limits: isLimits,
   handlers: isStringList,
   analyzer: isAnalyzer,

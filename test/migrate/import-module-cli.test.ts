@@ -202,14 +202,67 @@ describe('toolcap migrate status --fallback with framework tools', () => {
     }
   });
 
-  it('names the export and the tool whose schema it cannot read', async () => {
+  it('reports a tool whose schema it cannot read by itself and still reports the others', async () => {
     const dir = createModuleProject({
-      'legacy.mjs': `export const tools = { oldSearch: { inputSchema: { '~standard': { vendor: 'zod', version: 1 } } } };`,
+      'legacy.mjs': `export const tools = { oldSearch: { inputSchema: { '~standard': { vendor: 'zod', version: 1 } } } };
+export default [{ name: 'legacy_lookup', description: 'Look up.', params: [] }];`,
+      'schemas/.keep': '',
     });
     const result = await runCli(['migrate', 'status', '--fallback', 'legacy.mjs'], { cwd: dir });
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(0);
     expect(result.stderr).toContain(
-      '--fallback export "tools" of legacy.mjs, tool "oldSearch": its schema is a Zod schema without JSON Schema output',
+      'legacy.mjs: error INVALID_FALLBACK_TOOL fallback tool "oldSearch": its schema is a Zod schema without JSON Schema output (Zod 3, or Zod 4 before 4.2): use zod 4.2 or later, or give a JSON Schema (the AI SDK: jsonSchema({...})) (at /tools/oldSearch)\n',
     );
+    expect(result.stdout).toContain(
+      'Fallback only (still to migrate): 2\n  legacy_lookup\n  oldSearch\n',
+    );
+  });
+
+  it('names the fix for a z.date() tool, in import and in migrate status, and keeps the rest', async () => {
+    const source = `
+import { tool } from 'ai';
+import { z } from 'zod';
+export const tools = {
+  addNote: tool({ description: 'Add a note to a ticket.', inputSchema: z.object({ text: z.string() }) }),
+  dueDate: tool({ description: 'Set a due date.', inputSchema: z.object({ when: z.date() }) }),
+};
+`;
+    const dir = createModuleProject({ 'src/ai_tools.mjs': source });
+    const fix =
+      'its schema cannot be converted to JSON Schema: Date cannot be represented in JSON Schema; describe the date as a string: z.iso.datetime() (or z.iso.date()), or z.string() with a format, and make a Date from it in execute';
+    const imported = await runCli(
+      ['import', '--from', 'module', 'src/ai_tools.mjs', '--group', 'support', '--json'],
+      { cwd: dir },
+    );
+    expect(imported.code).toBe(0);
+    expect(imported.json()).toMatchObject({
+      tools: 1,
+      warnings: [
+        {
+          code: 'TOOL_SKIPPED',
+          tool: 'dueDate',
+          message: `tool "dueDate" (export "tools" of src/ai_tools.mjs) was left out: ${fix}`,
+        },
+      ],
+    });
+    const status = await runCli(['migrate', 'status', '--fallback', 'src/ai_tools.mjs', '--json'], {
+      cwd: dir,
+    });
+    expect(status.code).toBe(0);
+    expect(status.stderr).toBe('');
+    expect(status.json()).toEqual({
+      json_only: [],
+      fallback_only: ['dueDate'],
+      both: ['addNote'],
+      diagnostics: [
+        {
+          severity: 'error',
+          code: 'INVALID_FALLBACK_TOOL',
+          file: 'src/ai_tools.mjs',
+          pointer: '/tools/dueDate',
+          message: `fallback tool "dueDate": ${fix}`,
+        },
+      ],
+    });
   });
 });

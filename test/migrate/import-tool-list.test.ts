@@ -257,6 +257,38 @@ describe('importToolList', () => {
     });
   });
 
+  it('suggests keywords from the tools written, not from a tool it left out', () => {
+    const imported = importToolList(
+      [
+        {
+          name: 'bad_pattern',
+          description: 'Pattern that backtracks.',
+          input_schema: {
+            type: 'object',
+            properties: { p: { type: 'string', pattern: '^(a+)+$' } },
+          },
+        },
+        {
+          name: 'get_invoice',
+          description: 'Get an invoice by its number.',
+          input_schema: { type: 'object', properties: { number: { type: 'string' } } },
+        },
+      ],
+      { from: 'anthropic', group: 'billing', strategy: 'keyword' },
+    );
+    expect(imported.warnings).toContainEqual(
+      expect.objectContaining({ code: 'TOOL_SKIPPED', tool: 'bad_pattern' }),
+    );
+    expect(imported.keywords).toContain('invoice');
+    expect(imported.keywords).not.toContain('pattern');
+    expect(imported.keywords).not.toContain('backtrack');
+    expect(imported.document.selection).toEqual({
+      strategy: 'keyword',
+      keywords: imported.keywords,
+    });
+    expectLoadable(imported, 'billing');
+  });
+
   it('uses given keywords as they are, and warns that a context group needs setup', () => {
     const imported = importToolList(readFixture('providers/bedrock.json'), {
       from: 'bedrock',
@@ -338,6 +370,23 @@ describe('importToolList', () => {
       'untyped',
       'fine',
     ]);
+  });
+
+  it('keeps an untyped "not" schema as the loader accepts it, without narrowing it to a string', () => {
+    const imported = importToolList(
+      [
+        {
+          name: 'set_value',
+          description: 'Sets any value but null.',
+          input_schema: { type: 'object', properties: { value: { not: { type: 'null' } } } },
+        },
+      ],
+      { from: 'anthropic', group: 'values' },
+    );
+    const group = expectLoadable(imported, 'values');
+    expect(group.tools[0]?.input_schema.properties).toEqual({
+      value: { allOf: [{ not: { type: 'null' } }] },
+    });
   });
 
   it('cuts descriptions longer than the loader allows', () => {

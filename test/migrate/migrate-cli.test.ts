@@ -14,7 +14,7 @@ export const tools = [
     description: 'Still only in code.',
     params: [{ name: 'query', type: 'string', description: 'Text', required: true }],
   },
-  { name: 'broken_tool', description: 'Invalid params.', params: [{ name: 'x', type: 'dict' }] },
+  { name: 'broken_tool', description: 'Invalid params.', params: [{ name: 'x', type: 'widget' }] },
 ];
 `;
 
@@ -43,7 +43,8 @@ describe('toolcap migrate status', () => {
     expect(report.diagnostics).toEqual([
       expect.objectContaining({
         code: 'INVALID_FALLBACK_TOOL',
-        file: '<fallback>',
+        file: 'legacy.mjs',
+        pointer: '/tools/2/input_schema/properties/x/type',
         message: expect.stringContaining('fallback tool "broken_tool"'),
       }),
     ]);
@@ -193,8 +194,8 @@ export default [{ name: 'legacy_search', description: 'Search the old index.', p
       diagnostics: [
         {
           code: 'DUPLICATE_TOOL',
-          file: '<fallback>',
-          pointer: '/1',
+          file: 'legacy.mjs',
+          pointer: '/tools/1',
           message: 'fallback tool "code_tool" is given twice; remove one',
         },
       ],
@@ -207,6 +208,45 @@ export default [{ name: 'legacy_search', description: 'Search the old index.', p
     expect(result.stderr).toContain(
       '--fallback export "tools" of legacy.mjs: entry 0 is not a tool: it is an object that is not a tool; make it a tool object ({ name, description, inputSchema }) or a framework\'s tool, or remove it',
     );
+  });
+
+  it('converts param-list type names as import --from module does, so the tool is not lost', async () => {
+    const dir = project(`export default [{
+  name: 'legacy_params',
+  description: 'Param-list tool.',
+  params: [{ name: 'q', type: 'str', required: true }, { name: 'n', type: 'int' }],
+}];`);
+    const imported = await runCli(
+      ['import', '--from', 'module', 'legacy.mjs', '--group', 'legacy', '--out', 'out', '--json'],
+      { cwd: dir },
+    );
+    expect(imported.code).toBe(0);
+    expect(imported.json()).toMatchObject({
+      warnings: [
+        {
+          code: 'TYPE_CONVERTED',
+          tool: 'legacy_params',
+          message:
+            'type "str" is not a JSON Schema type; it became "string" (at /properties/q/type)',
+        },
+        {
+          code: 'TYPE_CONVERTED',
+          tool: 'legacy_params',
+          message:
+            'type "int" is not a JSON Schema type; it became "integer" (at /properties/n/type)',
+        },
+      ],
+    });
+    const status = await runCli(['migrate', 'status', '--fallback', 'legacy.mjs', '--json'], {
+      cwd: dir,
+    });
+    expect(status.code).toBe(0);
+    expect(status.json()).toEqual({
+      json_only: ['json_only_tool', 'shared_tool'],
+      fallback_only: ['legacy_params'],
+      both: [],
+      diagnostics: [],
+    });
   });
 
   it('exits 2 without --fallback or with an unknown subcommand', async () => {

@@ -359,6 +359,27 @@ export const tools = {
     }
   });
 
+  it('places two tools of one name in one export by entry or key, without --export advice', async () => {
+    const lookup = "{ name: 'legacy_lookup', description: 'Look up.', params: [] }";
+    await expect(
+      read(`export default [${lookup}, { name: 'other', description: 'x' }, ${lookup}];`),
+    ).rejects.toMatchObject({
+      code: 'MODULE_TOOLS_INVALID',
+      message:
+        'tools.mjs exports two tools named "legacy_lookup": entries 0 and 2 of export "default"; rename one or remove one',
+    });
+    const twice = `
+import { tool } from '@langchain/core/tools';
+import { z } from 'zod';
+const make = () => tool(async () => 'ok', { name: 'add_numbers', description: 'Add.', schema: z.object({}) });
+export const tools = { first: make(), second: make() };
+`;
+    await expect(read(twice)).rejects.toMatchObject({
+      message:
+        'tools.mjs exports two tools named "add_numbers": keys "first" and "second" of export "tools"; rename one or remove one',
+    });
+  });
+
   it('names the file it cannot import', async () => {
     const cwd = createModuleProject({});
     await expect(readToolModule('missing.mjs', { cwd })).rejects.toMatchObject({

@@ -60,6 +60,7 @@ const ENTRIES: Record<string, readonly string[]> = {
     'parseGroupVersion',
     'readGroupVersion',
     'reportMigration',
+    'toFallbackTools',
   ],
   'tool-capabilities/watch': ['watchRegistry'],
   'tool-capabilities/mcp': [

@@ -294,7 +294,7 @@ describe('fromProvider: messy schemas (BFCL, real MCP servers)', () => {
         description: 'x',
         inputSchema: {
           type: ['object', 'null'],
-          properties: { mode: { type: ['String', 'NULL'] } },
+          properties: { mode: { type: ['String', 'NULL'] }, tags: { type: ['array', 'null'] } },
         },
       },
       { name: 'weird', description: 'x', inputSchema: 42 },
@@ -307,11 +307,18 @@ describe('fromProvider: messy schemas (BFCL, real MCP servers)', () => {
         properties: { paths: { type: 'array', items: { type: 'string' } } },
         required: ['paths'],
       },
-      { type: 'object', properties: { mode: { type: ['string', 'null'] } } },
+      {
+        type: 'object',
+        properties: {
+          mode: { type: ['string', 'null'] },
+          tags: { type: ['array', 'null'], items: { type: 'string' } },
+        },
+      },
       { type: 'object', properties: {} },
     ]);
     expect(result.warnings.map((warning) => warning.code).sort()).toEqual(
       [
+        'ARRAY_ITEMS_ADDED',
         'ARRAY_ITEMS_ADDED',
         'REQUIRED_CONVERTED',
         'REQUIRED_NOT_DEFINED',
@@ -319,6 +326,59 @@ describe('fromProvider: messy schemas (BFCL, real MCP servers)', () => {
         'SCHEMA_REPLACED',
         'TYPE_CONVERTED',
       ].sort(),
+    );
+  });
+
+  it('types an untyped value by what constrains it, and never narrows a constrained one to string', () => {
+    const result = fromProvider('anthropic', [
+      {
+        name: 'untyped',
+        description: 'x',
+        input_schema: {
+          type: 'object',
+          properties: {
+            present: { not: { type: 'null' } },
+            described: { description: 'Not empty.', not: { const: '' } },
+            mixed: { enum: [1, 'a', null] },
+            numbers: { enum: [1, 2.5] },
+            listed: { enum: [[1], 'a'] },
+            amount: { minimum: 0 },
+            both: { minLength: 1, maximum: 9 },
+            tags: { minItems: 1 },
+            point: { properties: { x: { type: 'number' } } },
+            anything: {},
+          },
+        },
+      },
+    ]);
+    expect(result.tools[0]!.input_schema.properties).toEqual({
+      present: { allOf: [{ not: { type: 'null' } }] },
+      described: { description: 'Not empty.', allOf: [{ not: { const: '' } }] },
+      mixed: { type: ['integer', 'string', 'null'], enum: [1, 'a', null] },
+      numbers: { type: 'number', enum: [1, 2.5] },
+      listed: { allOf: [{ enum: [[1], 'a'] }] },
+      amount: { type: 'number', minimum: 0 },
+      both: { type: ['string', 'number'], minLength: 1, maximum: 9 },
+      tags: { type: 'array', minItems: 1, items: { type: 'string' } },
+      point: { type: 'object', properties: { x: { type: 'number' } } },
+      anything: { type: 'string' },
+    });
+    const inferred = new Map(
+      result.warnings
+        .filter((warning) => warning.code === 'TYPE_INFERRED')
+        .map((warning) => [warning.pointer, warning.message]),
+    );
+    expect(inferred.get('/properties/present')).toBe(
+      'an untyped value constrained by "not" was written as "allOf": [{"not": ...}], which accepts the same values (a guessed type would narrow them; group files need a type or a composition keyword); set the real type if you know it (at /properties/present)',
+    );
+    expect(inferred.get('/properties/amount')).toBe(
+      'an untyped value got "type": "number" from "minimum", a keyword that applies only to that type (without a type, values of other types passed unchecked) (at /properties/amount)',
+    );
+    expect(inferred.get('/properties/both')).toBe(
+      'an untyped value got "type": ["string","number"] from "minLength", "maximum", keywords that apply only to those types (without a type, values of other types passed unchecked) (at /properties/both)',
+    );
+    expect(inferred.get('/properties/anything')).toContain(
+      'got "type": "string", as BFCL maps "any"',
     );
   });
 

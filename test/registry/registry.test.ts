@@ -275,6 +275,7 @@ describe('fallback (code-defined) tools', () => {
       jsonOnly: ['list_mail'],
       fallbackOnly: ['archive_mail'],
       both: ['send_email'],
+      renamed: [{ from: 'send-email', to: 'send_email' }],
     });
   });
 
@@ -282,7 +283,7 @@ describe('fallback (code-defined) tools', () => {
     const registry = createRegistry({
       fallbackTools: [
         { name: 'bad-name', description: 'x' },
-        { name: 'typed_badly', description: 'y', params: [{ name: 'a', type: 'dict' }] },
+        { name: 'typed_badly', description: 'y', params: [{ name: 'a', type: 'widget' }] },
         { name: 'good_one', description: 'z' },
       ],
     });
@@ -298,8 +299,36 @@ describe('fallback (code-defined) tools', () => {
       ['INVALID_FALLBACK_TOOL', '<fallback>', '/1/input_schema/properties/a/type'],
     ]);
     expect(registry.diagnostics[1]?.message).toBe(
-      'fallback tool "typed_badly": input_schema/properties/a has type "dict", which is not a JSON Schema type; use "object"',
+      'fallback tool "typed_badly": input_schema/properties/a has type "widget", which is not a JSON Schema type; use one of string, integer, number, boolean, array, object, null (or an array of them)',
     );
+  });
+
+  it('converts param-list type names as toolcap import does (str, int, dict, ...)', () => {
+    const registry = createRegistry({
+      fallbackTools: [
+        {
+          name: 'legacy_params',
+          description: 'Param-list tool.',
+          params: [
+            { name: 'q', type: 'str', required: true },
+            { name: 'n', type: 'int' },
+            { name: 'options', type: 'dict' },
+            { name: 'tags', type: 'List' },
+          ],
+        },
+      ],
+    });
+    expect(registry.diagnostics).toEqual([]);
+    expect(registry.get('legacy_params')?.input_schema).toEqual({
+      type: 'object',
+      properties: {
+        q: { type: 'string' },
+        n: { type: 'integer' },
+        options: { type: 'object' },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['q'],
+    });
   });
 
   it('lets a registered JSON group replace a fallback tool of the same name', () => {
@@ -313,6 +342,7 @@ describe('fallback (code-defined) tools', () => {
       jsonOnly: [],
       fallbackOnly: [],
       both: ['do_thing'],
+      renamed: [],
     });
     expect(migrated.group('fallback')).toBeUndefined();
     expect(migrated.settings.fallbackImplementations.has('do_thing')).toBe(false);

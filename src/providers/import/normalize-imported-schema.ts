@@ -1,45 +1,22 @@
 import { mapSubschemas } from '../../json-schema/map-subschemas.js';
 import { DRAFT_2020_12_URI } from '../../json-schema/schema-keywords.js';
 import {
+  declaredTypes,
   defineEntry,
   isPlainObject,
+  jsonTypeOf,
   requiredList,
   type SchemaNode,
 } from '../../json-schema/schema-node.js';
 import type { SchemaWarningSink } from '../../json-schema/schema-warnings.js';
+import { TYPE_KEYWORDS } from '../../json-schema/split-type-union.js';
+import {
+  convertTypeName,
+  JSON_SCHEMA_TYPES,
+  toJsonSchemaType,
+} from '../../json-schema/to-json-schema-type.js';
 import { upgradeToDraft2020 } from '../../json-schema/upgrade-to-draft-2020.js';
 
-/**
- * Non-standard type names found in real tool lists, mapped as BFCL maps them for OpenAI
- * (`bfcl_eval/constants` GORILLA_TO_OPENAPI): `dict` → object, `float` → number, `tuple` →
- * array, `any` → string, and the Java/Python spellings.
- */
-const TYPE_NAMES: Readonly<Record<string, string>> = Object.freeze({
-  dict: 'object',
-  hashmap: 'object',
-  hashtable: 'object',
-  map: 'object',
-  float: 'number',
-  double: 'number',
-  decimal: 'number',
-  tuple: 'array',
-  list: 'array',
-  arraylist: 'array',
-  queue: 'array',
-  stack: 'array',
-  set: 'array',
-  any: 'string',
-  str: 'string',
-  char: 'string',
-  text: 'string',
-  int: 'integer',
-  long: 'integer',
-  short: 'integer',
-  byte: 'integer',
-  bigint: 'integer',
-  bool: 'boolean',
-});
-const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
 const SUPPORTED_DIALECTS = new Set([
   DRAFT_2020_12_URI,
   'http://json-schema.org/draft-07/schema',
@@ -110,7 +87,7 @@ export function normalizeImportedSchema(
     current = typeUntypedValue(current, pointer);
     current = liftPropertyRequired(current, pointer);
     if (
-      current.type === 'array' &&
+      declaredTypes(current)?.includes('array') === true &&
       !Object.hasOwn(current, 'items') &&
       !Object.hasOwn(current, 'prefixItems')
     ) {
@@ -127,28 +104,22 @@ export function normalizeImportedSchema(
 
   function fixType(node: SchemaNode, pointer: string): SchemaNode {
     const type = node.type;
-    if (typeof type === 'string' && !JSON_TYPES.has(type)) {
-      const mapped = mapTypeName(type);
-      sink.add(
-        'TYPE_CONVERTED',
-        type,
-        `${pointer}/type`,
-        mapped === undefined
-          ? `type "${type}" is not a JSON Schema type and was removed`
-          : `type "${type}" is not a JSON Schema type; it became "${mapped}"`,
-      );
+    if (typeof type === 'string' && !JSON_SCHEMA_TYPES.has(type)) {
+      const mapped = convertTypeName(type, `${pointer}/type`, sink);
       const { type: _type, ...rest } = node;
       return mapped === undefined ? rest : { type: mapped, ...rest };
     }
     if (
       Array.isArray(type) &&
-      type.some((entry) => typeof entry === 'string' && !JSON_TYPES.has(entry))
+      type.some((entry) => typeof entry === 'string' && !JSON_SCHEMA_TYPES.has(entry))
     ) {
       const mapped = [
         ...new Set(
           type
             .map((entry) =>
-              typeof entry === 'string' && !JSON_TYPES.has(entry) ? mapTypeName(entry) : entry,
+              typeof entry === 'string' && !JSON_SCHEMA_TYPES.has(entry)
+                ? toJsonSchemaType(entry)
+                : entry,
             )
             .filter((entry) => entry !== undefined),
         ),
@@ -165,8 +136,12 @@ export function normalizeImportedSchema(
   }
 
   /**
-   * The registry requires every property and array item to be typed (Gemini rejects untyped
-   * values too): infer the type from enum/const values, else use string as for BFCL's `any`.
+   * The registry requires every property and array item to have a type or a composition
+   * keyword (Gemini rejects untyped values). The type given keeps what the source accepted
+   * where it can: the types of enum/const values; the type its type-specific keywords
+   * constrain (`minimum` → number); else constraints with no type of their own (`not`, `if`)
+   * move under `allOf`, which accepts the same values. Only a value with no constraint at all
+   * (any JSON) becomes a string, as BFCL maps `any`.
    */
   function typeUntypedValue(node: SchemaNode, pointer: string): SchemaNode {
     if (!VALUE_POSITION.test(pointer)) return node;
@@ -180,16 +155,61 @@ export function normalizeImportedSchema(
       ? node.enum
       : Object.hasOwn(node, 'const')
         ? [node.const]
-        : [];
-    const inferred = [...new Set(values.map(jsonTypeOf))];
-    const type = inferred.length === 1 ? inferred[0]! : 'string';
+        : undefined;
+    const valueTypes = values === undefined ? undefined : typesOfValues(values);
+    // an array type needs items, which enum values do not give
+    if (valueTypes !== undefined && !valueTypes.includes('array')) {
+      return typed(node, pointer, valueTypes, 'from its enum/const values');
+    }
+    const constrained = Object.entries(TYPE_KEYWORDS).flatMap(([type, keywords]) => {
+      const used = Object.keys(node).filter(
+        // a boolean `required` is draft-03's, lifted into the parent below
+        (key) => keywords.has(key) && (key !== 'required' || Array.isArray(node.required)),
+      );
+      return used.length > 0 ? [{ type, used }] : [];
+    });
+    if (constrained.length > 0) {
+      const keywords = constrained.flatMap(({ used }) => used).map((key) => `"${key}"`);
+      const types = constrained.map(({ type }) => type);
+      return typed(
+        node,
+        pointer,
+        types,
+        `from ${keywords.join(', ')}, ${keywords.length === 1 ? 'a keyword that applies' : 'keywords that apply'} only to ${types.length === 1 ? 'that type' : 'those types'} (without a type, values of other types passed unchecked)`,
+      );
+    }
+    const logic = LOGIC_KEYWORDS.filter((keyword) => Object.hasOwn(node, keyword));
+    if (values !== undefined) logic.push(Array.isArray(node.enum) ? 'enum' : 'const');
+    if (logic.length > 0) {
+      const moved: SchemaNode = {};
+      const rest: SchemaNode = {};
+      for (const [key, value] of Object.entries(node)) {
+        defineEntry(logic.includes(key) ? moved : rest, key, value);
+      }
+      sink.add(
+        'TYPE_INFERRED',
+        pointer,
+        pointer,
+        `an untyped value constrained by ${logic.map((key) => `"${key}"`).join(', ')} was written as "allOf": [{${logic.map((key) => `"${key}": ...`).join(', ')}}], which accepts the same values (a guessed type would narrow them; group files need a type or a composition keyword); set the real type if you know it`,
+      );
+      return { ...rest, allOf: [moved] };
+    }
     sink.add(
       'TYPE_INFERRED',
       pointer,
       pointer,
-      values.length > 0 && inferred.length === 1
-        ? `an untyped value got "type": "${type}" from its enum/const values`
-        : `an untyped value (any JSON) got "type": "string", as BFCL maps "any"; set the real type if it is not a string`,
+      'an untyped value (any JSON) got "type": "string", as BFCL maps "any"; set the real type if it is not a string',
+    );
+    return { type: 'string', ...node };
+  }
+
+  function typed(node: SchemaNode, pointer: string, types: string[], why: string): SchemaNode {
+    const type = types.length === 1 ? types[0]! : types;
+    sink.add(
+      'TYPE_INFERRED',
+      pointer,
+      pointer,
+      `an untyped value got "type": ${JSON.stringify(type)} ${why}`,
     );
     return { type, ...node };
   }
@@ -236,16 +256,12 @@ export function normalizeImportedSchema(
 /** Pointers of property schemas and array item schemas (`…/properties/<name>`, `…/items`). */
 const VALUE_POSITION = /\/(?:properties\/[^/]+|items)$/;
 const UNION_KEYWORDS = ['anyOf', 'oneOf', 'allOf', '$ref'] as const;
+/** Keywords that constrain a value without giving it a type. */
+const LOGIC_KEYWORDS = ['not', 'if', 'then', 'else'];
 
-function jsonTypeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (Number.isInteger(value)) return 'integer';
-  return typeof value;
-}
-
-function mapTypeName(type: string): string | undefined {
-  const lower = type.toLowerCase();
-  if (JSON_TYPES.has(lower)) return lower;
-  return Object.hasOwn(TYPE_NAMES, lower) ? TYPE_NAMES[lower] : undefined;
+/** The JSON types of `values`, `integer` folded into `number` when both occur. */
+function typesOfValues(values: readonly unknown[]): string[] {
+  const types = new Set(values.map(jsonTypeOf));
+  if (types.has('number')) types.delete('integer');
+  return [...types];
 }
