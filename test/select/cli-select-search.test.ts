@@ -97,6 +97,12 @@ describe('toolcap select', () => {
     );
     const ranked = await runCli(['select', '--fallback', '3', 'hello'], { cwd: ROOT });
     expect(ranked.stderr).not.toContain('No keyword group matched');
+    // the calendar group matched, and its tools were dropped for the missing user_id
+    const dropped = await runCli(['select', 'schedule a meeting'], { cwd: ROOT });
+    expect(dropped.stdout).toMatch(
+      /^no tools selected\n[\s\S]*create_event\s+calendar\s+MISSING_CONTEXT/,
+    );
+    expect(dropped.stderr).toBe('');
     const pins = await runCli(['select', '--context', 'user_id=u1', '--max-tools', '1', 'hello'], {
       cwd: ROOT,
     });

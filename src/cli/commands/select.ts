@@ -183,7 +183,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       : `${formatTable(['TOOL', 'GROUP', 'STRATEGY', 'WHY'], rows)}\n`,
   );
   if (rows.length === 0 && fallbackK === undefined && relevanceK === undefined) {
-    printNoMatchHint(io, registry);
+    printNoMatchHint(io, registry, selection.dropped);
   }
   if (selection.dropped.length > 0) {
     io.stdout(
@@ -205,11 +205,13 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
  * Why nothing was selected when keyword groups exist but none matched: a first import's
  * suggested keywords rarely cover how people ask, and the flags that rank by relevance instead.
  */
-function printNoMatchHint(io: CliIo, registry: Registry): void {
+function printNoMatchHint(io: CliIo, registry: Registry, dropped: readonly DroppedTool[]): void {
   const keywordGroups = registry
     .groups()
     .filter((group) => group.selection.strategy === 'keyword' && group.tools.length > 0);
-  if (keywordGroups.length === 0) return;
+  // a matched group whose tools were all dropped (missing context, budgets) did match
+  const matched = new Set(dropped.map((drop) => drop.group));
+  if (keywordGroups.length === 0 || keywordGroups.some((group) => matched.has(group.group))) return;
   const shown = keywordGroups.slice(0, 5).map(({ group, selection: { keywords } }) => {
     const words = keywords.slice(0, 4).join(', ');
     return `${group} (${keywords.length > 4 ? `${words}, ...` : words})`;
