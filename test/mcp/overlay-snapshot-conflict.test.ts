@@ -56,6 +56,8 @@ describe('an overlay and a snapshot of the same upstream group', () => {
     const dir = createTempDir({
       'schemas/alpha_one_tools.json': overlay('alpha_one'),
       'schemas/snapshots/alpha_one_tools.json': snapshot('alpha_one', '1.4.0'),
+      // an older snapshot beside it is reported through the loaded one only
+      'schemas/snapshots/old/alpha_one_tools.json': snapshot('alpha_one', '1.3.0'),
     });
     const result = await runCli(['validate'], { cwd: dir });
     expect(result.code).toBe(1);

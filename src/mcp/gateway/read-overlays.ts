@@ -129,7 +129,8 @@ export function checkOverlayConflicts(
     const served = registry.group(group)?.file;
     const overlayServed = list.some((entry) => entry.overlay && entry.file === served);
     for (const other of list) {
-      if (other.overlay) continue;
+      // a third file loaded, or none (the loader says why): the loaded file's report is enough
+      if (other.overlay || (!overlayServed && other.file !== served)) continue;
       const place = shown(other.file, cwd);
       const what = `group "${group}" is defined here (version ${other.version}, ${other.tools} tool(s)) and by its overlay ${shown(overlay.file, cwd)} (version ${overlay.version})`;
       const fix =
