@@ -12,22 +12,27 @@ export type InputValidation =
 
 /**
  * Validates a model's arguments against the tool's `input_schema` (compiled once per tool, on
- * first use). `undefined` and `null` count as `{}`. When the input fails and contains `null`s
- * sent for optional parameters (OpenAI strict mode sends them for every omitted field), those
- * are removed and the input is validated again; a `null` the schema allows is kept.
+ * first use), or against `schema` when the tool is served with another one (an upstream MCP
+ * tool with its server's schema). `undefined` and `null` count as `{}`. When the input fails and
+ * contains `null`s sent for optional parameters (OpenAI strict mode sends them for every omitted
+ * field), those are removed and the input is validated again; a `null` the schema allows is kept.
  */
-export function validateToolInput(tool: RegisteredTool, input: unknown): InputValidation {
+export function validateToolInput(
+  tool: RegisteredTool,
+  input: unknown,
+  schema: JsonSchema = tool.input_schema,
+): InputValidation {
   const value = input ?? {};
   let validate: CompiledSchema;
   try {
-    validate = compileSchema(tool.input_schema);
+    validate = compileSchema(schema);
   } catch (error) {
     return compileFailure(tool, 'input_schema', error);
   }
   const first = validate(value);
   if (first.valid) return { ok: true, input: value as Record<string, unknown> };
   let result = first;
-  const stripped = removeNullOptionals(tool.input_schema, value);
+  const stripped = removeNullOptionals(schema, value);
   if (stripped !== value) {
     const second = validate(stripped);
     if (second.valid) return { ok: true, input: stripped as Record<string, unknown> };

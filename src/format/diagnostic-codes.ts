@@ -73,7 +73,7 @@ export const DIAGNOSTIC_CODES = {
     'A file in a --tools-dir is not executable, so it is not registered (warning).',
   NO_GROUP_FILES: 'A directory contains no *_tools.json files (warning).',
   INVALID_OVERLAY:
-    'toolcap validate: a group file with an x-upstream field (an overlay of an MCP server) has tools of its own, or an x-upstream field toolcap mcp --upstream would refuse.',
+    'toolcap validate: a group file with an x-upstream field (an overlay of an MCP server) has tools of its own, or an x-upstream field toolcap mcp --upstream would refuse; or another file defines the same group (error when it is the version loaded, else a warning).',
 } as const;
 
 /** A stable diagnostic code. */

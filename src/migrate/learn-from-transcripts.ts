@@ -23,6 +23,11 @@ import {
   type TranscriptCall,
   type TranscriptFormat,
 } from './parse-transcript-line.js';
+import {
+  findServerToolKey,
+  mayBeRenamedTool,
+  serverToolNameCandidates,
+} from './server-tool-names.js';
 
 /** Options of `learnFromTranscripts`. */
 export interface LearnOptions {
@@ -85,9 +90,11 @@ export interface LearnReport {
   groups: LearnedGroup[];
   /**
    * Called tools that no group defines (skipped), most calls first. `group` is the group a
-   * `pairs` line of an upstream tool (with `server_tool`) named: it has no valid group file.
+   * `pairs` line of an upstream tool named: with `server_tool`, it has no valid group file; with
+   * `needs_server_tool`, its overlay has no key for `tool`, a name the gateway may have given a
+   * renamed tool (`<group>_...`), so the pairs need `server_tool`, the server's own name.
    */
-  unknown_tools: { tool: string; calls: number; group?: string }[];
+  unknown_tools: { tool: string; calls: number; group?: string; needs_server_tool?: true }[];
   /** Messages not added, by reason. */
   skipped: {
     /** Tool calls made before any user message. */
@@ -153,14 +160,27 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
   );
   /** Overlay entries by group and key, made when first called. */
   const overlayTools = new Map<string, KnownTool>();
+  /** Tools of an overlay's group named only by a name the gateway may have given on renaming. */
+  const renamedTools = new Map<string, string>();
   const overlayTool = (call: TranscriptCall): KnownTool | undefined => {
     const owner = call.group === undefined ? undefined : overlays.get(call.group);
     if (owner?.overlay === undefined) return undefined;
+    const group = owner.group.group;
     // the overlay's own key when it has one for the tool, else the server's name of the tool
-    const key =
-      [call.serverTool, call.tool].find((name) => name !== undefined && owner.overlay!.has(name)) ??
-      call.serverTool ??
-      call.tool;
+    let key: string;
+    if (call.serverTool !== undefined) {
+      key =
+        [call.serverTool, call.tool].find((name) => owner.overlay!.has(name!)) ?? call.serverTool;
+    } else {
+      // the gateway's name: its key in the overlay, or itself (the gateway reads a server's name
+      // and its converted form as keys), unless it may be a renamed tool's
+      const found = findServerToolKey(call.tool, group, owner.overlay.keys());
+      if (found === undefined && mayBeRenamedTool(call.tool, group)) {
+        renamedTools.set(call.tool, group);
+        return undefined;
+      }
+      key = found ?? call.tool;
+    }
     const id = `${owner.group.group}\u0000${key}`;
     let tool = overlayTools.get(id);
     if (tool === undefined) {
@@ -182,9 +202,17 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
    * (`toolcap import --from-server`), by the server's name of it.
    */
   const snapshotTool = (call: TranscriptCall): KnownTool | undefined => {
-    if (call.serverTool === undefined) return undefined;
-    const tool = known.get(call.serverTool) ?? known.get(toCanonicalToolName(call.serverTool));
-    return tool?.owner.group.group === call.group ? tool : undefined;
+    if (call.group === undefined) return undefined;
+    const names =
+      call.serverTool === undefined
+        ? // the gateway's name: a renamed tool is the snapshot's tool of the rest of the name
+          serverToolNameCandidates(call.tool, call.group).slice(1)
+        : [call.serverTool, toCanonicalToolName(call.serverTool)];
+    for (const name of names) {
+      const tool = known.get(name);
+      if (tool?.owner.group.group === call.group) return tool;
+    }
+    return undefined;
   };
 
   // requests cut to the length limit: counted when they are added, not when dropped as repeats
@@ -247,6 +275,10 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
 
   report.unknown_tools = [...unknown]
     .map(([tool, calls]) => {
+      const renamedGroup = renamedTools.get(tool);
+      if (renamedGroup !== undefined) {
+        return { tool, calls, group: renamedGroup, needs_server_tool: true as const };
+      }
       const group = unknownGroups.get(tool);
       return group === undefined ? { tool, calls } : { tool, calls, group };
     })

@@ -156,4 +156,22 @@ describe('toolcap learn', () => {
       ].join('\n'),
     );
   });
+
+  it('says to add server_tool to a pair that names a tool as the gateway renamed it', async () => {
+    const dir = createTempDir({
+      'schemas/beta_tools.json': { ...makeGroup('beta', { tools: [] }), 'x-upstream': {} },
+      'p.jsonl': `${JSON.stringify({ message: 'say it back to me', tool: 'beta_echo', group: 'beta' })}\n`,
+    });
+    const before = readFileSync(join(dir, 'schemas/beta_tools.json'), 'utf8');
+    const result = await runCli(['learn', '--from', 'pairs', 'p.jsonl'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      [
+        'Skipped 1 tool(s) named as the gateway may have renamed them: beta_echo (1, group beta)',
+        '  A pair\'s "tool" is the name the gateway lists, and the gateway lists a server\'s tool as "<group>_<name>" when another group already uses the name; the overlay has no key that tells which tool "beta_echo" is. Add "server_tool" to those pairs: the tool\'s name on its server (such as "echo" for "beta_echo"), as toolcap mcp --record-pairs writes it, then run learn again.',
+        '',
+      ].join('\n'),
+    );
+    expect(readFileSync(join(dir, 'schemas/beta_tools.json'), 'utf8')).toBe(before);
+  });
 });

@@ -626,4 +626,61 @@ describe('learnFromTranscripts', () => {
     ]);
     expect(report.unknown_tools).toEqual([{ tool: 'archive_notes', calls: 1 }]);
   });
+
+  it("maps the name the gateway lists back to the overlay key of the server's tool", async () => {
+    const overlay = {
+      ...makeGroup('beta', { version: '0.2.0', tools: [] }),
+      'x-upstream': { tools: { echo: { title: 'Echo' }, 'search-docs': { example_requests: [] } } },
+    };
+    const dir = project({ 'schemas/beta_tools.json': json(overlay) });
+    // pairs written by hand name tools as the gateway lists them, without server_tool
+    const pairs = [
+      { message: 'say it back to me', tool: 'beta_echo', group: 'beta' },
+      { message: 'find the setup page', tool: 'search_docs', group: 'beta' },
+      { message: 'multiply six by seven', tool: 'multiply', group: 'beta' },
+    ];
+    writeFileSync(join(dir, 'p.jsonl'), pairs.map((pair) => JSON.stringify(pair)).join('\n'));
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'p.jsonl', cwd: dir });
+    expect(report.unknown_tools).toEqual([]);
+    expect(readGroup(dir, 'beta')['x-upstream']).toEqual({
+      tools: {
+        echo: { title: 'Echo', example_requests: ['say it back to me'] },
+        'search-docs': { example_requests: ['find the setup page'] },
+        // no key yet: the gateway reads the name it lists, which is the server's or its converted form
+        multiply: { example_requests: ['multiply six by seven'] },
+      },
+    });
+  });
+
+  it('reports a renamed-looking name the overlay has no key for, and writes nothing for it', async () => {
+    const overlay = { ...makeGroup('beta', { tools: [] }), 'x-upstream': {} };
+    const dir = project({ 'schemas/beta_tools.json': json(overlay) });
+    writeFileSync(
+      join(dir, 'p.jsonl'),
+      JSON.stringify({ message: 'say it back to me', tool: 'beta_echo', group: 'beta' }),
+    );
+    const before = readFileSync(join(dir, 'schemas/beta_tools.json'), 'utf8');
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'p.jsonl', cwd: dir });
+    expect(report.groups).toEqual([]);
+    expect(report.unknown_tools).toEqual([
+      { tool: 'beta_echo', calls: 1, group: 'beta', needs_server_tool: true },
+    ]);
+    expect(readFileSync(join(dir, 'schemas/beta_tools.json'), 'utf8')).toBe(before);
+  });
+
+  it("finds a renamed tool in a snapshot of its server by the gateway's name", async () => {
+    const snapshot = makeGroup('beta', {
+      tools: [makeTool({ name: 'echo', description: 'Echo a text.' })],
+    });
+    const dir = project({ 'schemas/beta_tools.json': json(snapshot) });
+    writeFileSync(
+      join(dir, 'p.jsonl'),
+      JSON.stringify({ message: 'say it back loudly', tool: 'beta_echo', group: 'beta' }),
+    );
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'p.jsonl', cwd: dir });
+    expect(report.unknown_tools).toEqual([]);
+    expect(readGroup(dir, 'beta').tools).toEqual([
+      expect.objectContaining({ name: 'echo', example_requests: ['say it back loudly'] }),
+    ]);
+  });
 });

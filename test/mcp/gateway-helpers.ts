@@ -17,6 +17,15 @@ export const ALPHA_SERVER = join(
   'alpha-server.mjs',
 );
 export const BETA_SERVER = join(REPO_ROOT, 'test', 'fixtures', 'mcp-upstreams', 'beta-server.mjs');
+/** Fixtures whose input schemas a group file would narrow or reject (see each file). */
+export const ZOD_SERVER = join(REPO_ROOT, 'test', 'fixtures', 'mcp-upstreams', 'zod-server.mjs');
+export const RAW_SCHEMA_SERVER = join(
+  REPO_ROOT,
+  'test',
+  'fixtures',
+  'mcp-upstreams',
+  'raw-schema-server.mjs',
+);
 /** The built CLI (`npm test` builds first). */
 export const BIN = join(REPO_ROOT, 'dist', 'cli', 'toolcap.mjs');
 

@@ -463,7 +463,7 @@ describe('overlays, expose modes and per-session context', () => {
       }),
     ).rejects.toThrow(
       [
-        'schemas/alpha_tools.json: group "alpha" overlays the upstream server of that group, so its "tools" must be [] (the server supplies them); move its 1 tool(s) to a group of another name',
+        'schemas/alpha_tools.json: group "alpha" overlays the upstream server of that group, so its "tools" must be [] (the server supplies them); move its 1 tool(s) to a group of another name, or, if it is a snapshot of the server (toolcap import --from-server), keep it outside the schema directories (toolcap import --out snapshots)',
         'schemas/beta_tools.json:10:5: x-upstream.hiden is not an overlay field; use hidden, pinned, tools',
         'schemas/beta_tools.json:15:9: x-upstream.tools.echo.title must be a non-empty string',
       ].join('\n'),

@@ -7,7 +7,9 @@ import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import { GROUP_NAME_PATTERN, isValidExecutorName } from '../../format/names.js';
 import type { SelectionStrategy, Warning } from '../../format/types.js';
 import { displayPath } from '../../load/display-path.js';
+import { listGroupFiles } from '../../load/list-group-files.js';
 import { parseJsonDocument } from '../../load/parse-json-document.js';
+import { overlayFilesOf } from '../../mcp/gateway/read-overlays.js';
 import { snapshotUpstream } from '../../mcp/gateway/snapshot-upstream.js';
 import type { ImportedGroup } from '../../migrate/build-imported-group.js';
 import {
@@ -110,6 +112,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const outDir = resolve(io.cwd, options.out ?? 'schemas');
   const target = join(outDir, `${options.group}_tools.json`);
   const shownTarget = displayPath(target, io.cwd);
+  await refuseBesideOverlay(outDir, options.group, shownTarget, io.cwd);
   if (existsSync(target) && values.force !== true) {
     throw new ToolcapError(
       'IMPORT_TARGET_EXISTS',
@@ -197,6 +200,35 @@ function installedSchemaPath(outDir: string): string | undefined {
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
+  }
+}
+
+/**
+ * Throws `IMPORT_OVERLAY_CONFLICT` when a schema directory that would hold the written file
+ * (`outDir` or a directory above it, inside the working directory) holds an overlay of the same
+ * group: loading that directory would read both files as versions of one group, and
+ * `toolcap mcp --upstream` would then refuse to start, or ignore the overlay.
+ */
+async function refuseBesideOverlay(
+  outDir: string,
+  group: string,
+  shownTarget: string,
+  cwd: string,
+): Promise<void> {
+  const dirs: string[] = [];
+  for (let dir = outDir; displayPath(dir, cwd) !== dir && dir !== cwd; dir = dirname(dir)) {
+    dirs.push(dir);
+  }
+  // outside the working directory (or the directory itself): only what is under --out
+  if (dirs.length === 0) dirs.push(outDir);
+  for (const dir of dirs) {
+    const overlay = overlayFilesOf(await listGroupFiles(dir), group)[0];
+    if (overlay === undefined) continue;
+    const shownDir = displayPath(dir, cwd);
+    throw new ToolcapError(
+      'IMPORT_OVERLAY_CONFLICT',
+      `refusing to write ${shownTarget}: ${displayPath(overlay, cwd)} is the overlay of group "${group}" (it has "x-upstream"), and loading ${shownDir} (toolcap mcp --upstream --schemas ${shownDir}, toolcap validate) would read both files as versions of that group: the higher version is used, so the gateway either refuses to start or ignores the overlay. Write snapshots outside the schema directories, e.g. --out snapshots; nothing was written`,
+    );
   }
 }
 

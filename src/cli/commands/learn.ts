@@ -115,23 +115,39 @@ function printReport(io: CliIo, report: LearnReport): void {
   io.stdout(
     `\nNot added: ${skipped.duplicate} duplicate(s), ${skipped.near_duplicate} near-duplicate(s), ${skipped.over_cap} over the cap of ${report.max_per_tool}, ${skipped.empty} empty, ${skipped.no_user_message} call(s) without a user message${report.truncated > 0 ? `; ${report.truncated} message(s) shortened to the length limit` : ''}\n`,
   );
-  if (report.unknown_tools.length > 0) {
-    const shown = report.unknown_tools
+  const unknown = report.unknown_tools.filter((entry) => entry.needs_server_tool !== true);
+  const renamed = report.unknown_tools.filter((entry) => entry.needs_server_tool === true);
+  if (unknown.length > 0) {
+    const shown = unknown
       .slice(0, 20)
       .map((entry) => `${entry.tool} (${entry.calls})`)
       .join(', ');
-    const more =
-      report.unknown_tools.length > 20 ? `, and ${report.unknown_tools.length - 20} more` : '';
+    const more = unknown.length > 20 ? `, and ${unknown.length - 20} more` : '';
     io.stderr(
-      `${style.yellow(`Skipped ${report.unknown_tools.length} tool(s) no group defines`)}: ${shown}${more}\n`,
+      `${style.yellow(`Skipped ${unknown.length} tool(s) no group defines`)}: ${shown}${more}\n`,
     );
-    const groups = [...new Set(report.unknown_tools.flatMap((entry) => entry.group ?? []))];
+    const groups = [...new Set(unknown.flatMap((entry) => entry.group ?? []))];
     if (groups.length > 0) {
       // pairs the gateway recorded for upstream tools name the group: it needs an overlay file
       io.stderr(
         `  They are tools of upstream MCP servers in the groups ${groups.slice(0, 5).join(', ')}${groups.length > 5 ? ', ...' : ''}, which no valid group file here defines: give each an overlay file (${groups[0]}_tools.json with "tools": [] and "x-upstream": {}, its header complete; see docs/guide/mcp.md), then run learn again.\n`,
       );
     }
+  }
+  if (renamed.length > 0) {
+    const shown = renamed
+      .slice(0, 20)
+      .map((entry) => `${entry.tool} (${entry.calls}, group ${entry.group})`)
+      .join(', ');
+    const more = renamed.length > 20 ? `, and ${renamed.length - 20} more` : '';
+    const first = renamed[0]!;
+    io.stderr(
+      `${style.yellow(`Skipped ${renamed.length} tool(s) named as the gateway may have renamed them`)}: ${shown}${more}\n`,
+    );
+    // the gateway prefixes "<group>_" to a name another group uses; only the server's name is a key
+    io.stderr(
+      `  A pair's "tool" is the name the gateway lists, and the gateway lists a server's tool as "<group>_<name>" when another group already uses the name; the overlay has no key that tells which tool "${first.tool}" is. Add "server_tool" to those pairs: the tool's name on its server (such as "${first.tool.slice(`${first.group}_`.length)}" for "${first.tool}"), as toolcap mcp --record-pairs writes it, then run learn again.\n`,
+    );
   }
   if (report.problem_count > 0) {
     io.stderr(`${style.yellow(`Skipped ${report.problem_count} line(s)`)}:\n`);

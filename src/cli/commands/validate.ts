@@ -1,9 +1,12 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import type { Diagnostic } from '../../format/types.js';
 import { displayPath } from '../../load/display-path.js';
-import { checkOverlayFiles } from '../../mcp/gateway/read-overlays.js';
+import { listGroupFiles } from '../../load/list-group-files.js';
+import { checkOverlayConflicts, checkOverlayFiles } from '../../mcp/gateway/read-overlays.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
-import { parseCliArgs } from '../parse-cli-args.js';
+import { parseCliArgs, stringList } from '../parse-cli-args.js';
 import {
   loadCliRegistry,
   REGISTRY_OPTIONS,
@@ -42,8 +45,14 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   // validate is the thorough check: it also compiles schemas to check each tool's examples
   const registry = await loadCliRegistry('validate', values, io, { checkExamples: true });
   const strict = values.strict === true;
-  // overlay files of upstream servers: checked here as toolcap mcp --upstream would check them
-  const diagnostics = [...registry.diagnostics, ...checkOverlayFiles(registry, io.cwd)];
+  // overlay files of upstream servers: checked here as toolcap mcp --upstream would check them,
+  // with the other files of their groups (a snapshot shadows an overlay of a lower version)
+  const files = await listSchemaFiles(stringList(values.schemas), io.cwd);
+  const diagnostics = [
+    ...registry.diagnostics,
+    ...checkOverlayFiles(registry, io.cwd),
+    ...checkOverlayConflicts(registry, files, io.cwd),
+  ];
   // an empty directory (a typo in a CI step) must not pass as "0 errors"; a group file that
   // failed to load was found, and its diagnostics say why
   const nothingFound =
@@ -80,6 +89,18 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   io.stdout(`${failed ? style.red(line) : style.green(line)}\n`);
   if (nothingFound) io.stderr(NOTHING_FOUND);
   return failed ? 1 : 0;
+}
+
+/** The group files under the --schemas paths (default ./schemas), as the loader finds them. */
+async function listSchemaFiles(paths: readonly string[], cwd: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths.length > 0 ? paths : ['schemas']) {
+    const absolute = resolve(cwd, path);
+    const info = await stat(absolute).catch(() => undefined);
+    if (info?.isDirectory() === true) files.push(...(await listGroupFiles(absolute)));
+    else if (info?.isFile() === true) files.push(absolute);
+  }
+  return [...new Set(files)];
 }
 
 function colorize(

@@ -1,4 +1,4 @@
-import type { RegisteredTool, ToolDefinition } from '../../format/types.js';
+import type { JsonSchema, RegisteredTool, ToolDefinition } from '../../format/types.js';
 import type { RenamedTool } from '../../migrate/build-imported-group.js';
 import { createRegistry } from '../../toolcap/create-registry.js';
 import type { Registry } from '../../toolcap/registry.js';
@@ -38,6 +38,11 @@ export interface Catalog {
    * hints derived from an inferred category, so no tool looks safer than its server says.
    */
   annotations: ReadonlyMap<string, Record<string, unknown>>;
+  /**
+   * Upstream tools' input schemas as their servers list them: listed to clients and checked on
+   * calls, so the gateway never refuses what the server accepts.
+   */
+  inputSchemas: ReadonlyMap<string, JsonSchema>;
   /** Tools the overlays pin (listed in `--expose selected`). */
   pinned: ReadonlySet<string>;
   /** Local tools that are not served, and why (a name the gateway reserves). */
@@ -95,6 +100,7 @@ function buildCatalog(
       local,
       routes: new Map(),
       annotations: new Map(),
+      inputSchemas: new Map(),
       pinned: new Set(),
       shadowed: [],
       renamed: [],
@@ -106,6 +112,7 @@ function buildCatalog(
   let registry = base.registry;
   const routes = new Map<string, UpstreamRoute>();
   const annotations = new Map<string, Record<string, unknown>>();
+  const inputSchemas = new Map<string, JsonSchema>();
   const pinned = new Set<string>();
   const renamed: GatewayRename[] = [];
   const notes = [...base.notes];
@@ -132,10 +139,21 @@ function buildCatalog(
     // hidden tools hold their names too: hiding one never renames a later server's tool
     for (const name of group.names) taken.add(name);
     for (const [name, value] of group.annotations) annotations.set(name, value);
+    for (const [name, schema] of group.inputSchemas) inputSchemas.set(name, schema);
     for (const name of group.pinned) pinned.add(name);
     for (const entry of group.renamed) renamed.push({ ...entry, server: server.name });
   }
-  return { registry, local, routes, annotations, pinned, shadowed: base.shadowed, renamed, notes };
+  return {
+    registry,
+    local,
+    routes,
+    annotations,
+    inputSchemas,
+    pinned,
+    shadowed: base.shadowed,
+    renamed,
+    notes,
+  };
 }
 
 function localBase(

@@ -1,11 +1,13 @@
 import valid from 'semver/functions/valid.js';
-import type { ToolDefinition } from '../../format/types.js';
-import type { RenamedTool } from '../../migrate/build-imported-group.js';
-import { importToolList } from '../../migrate/import-tool-list.js';
+import type { JsonSchema, ToolDefinition } from '../../format/types.js';
+import { isPlainObject } from '../../json-schema/schema-node.js';
+import type { ImportedGroup, RenamedTool } from '../../migrate/build-imported-group.js';
+import { type ImportToolListOptions, importToolList } from '../../migrate/import-tool-list.js';
 import { suggestKeywords } from '../../migrate/suggest-keywords.js';
 import { toCanonicalToolName } from '../../providers/import/to-canonical-tool-name.js';
 import type { UpstreamListing } from './list-upstream-tools.js';
 import type { UpstreamOverlay } from './read-overlays.js';
+import { servedInputSchema } from './served-input-schema.js';
 import type { UpstreamServer } from './upstream-config.js';
 
 /** Version of an upstream group whose server reports no semantic version. */
@@ -13,12 +15,20 @@ export const FALLBACK_UPSTREAM_VERSION = '0.0.0';
 
 /** An upstream server's tools as a group, ready for `registry.register`. */
 export interface UpstreamGroup {
-  /** A group document (the tools converted by `importToolList`, the overlay applied). */
+  /**
+   * A group document (the tools converted by `importToolList`, the overlay applied): what the
+   * catalog searches and selects from. Its input schemas are not what the gateway lists.
+   */
   document: Record<string, unknown>;
   /** Gateway tool name → the server's tool name. */
   routes: Map<string, string>;
   /** The server's own annotations by gateway name, listed as they are (never re-derived). */
   annotations: Map<string, Record<string, unknown>>;
+  /**
+   * The input schema each tool is listed with and its calls are checked against, by gateway
+   * name: the server's own (see `servedInputSchema`), never the converted one.
+   */
+  inputSchemas: Map<string, JsonSchema>;
   /** Gateway names of the tools the overlay pins. */
   pinned: string[];
   /** Names that differ from the server's: invalid names converted, collisions prefixed. */
@@ -41,7 +51,12 @@ const MAX_KEYWORD_LENGTH = 100;
  * Converts one server's `tools/list` into a group named after the server: title and description
  * overrides are applied, `importToolList` converts the whole list (names made valid, messy
  * schemas repaired, categories inferred from MCP hints) and prefixes names other groups already
- * use (`<group>_<name>`), then the tools the overlay hides are dropped. Hidden tools are named
+ * use (`<group>_<name>`), then the tools the overlay hides are dropped. The converted definitions
+ * are for search and selection only: each tool is listed, and its calls checked, with the
+ * server's own input schema (`inputSchemas`), so the repairs never narrow what the server
+ * accepts and are not reported. A tool whose schema the group format rejects (`true` as a
+ * property schema, ...) is converted again with an empty object schema in its place, so it is
+ * served and found by its name and description. Hidden tools are named
  * with the others, so the names of every server's tools depend only on the servers' lists, never
  * on what an overlay hides. The version is the server's when it is semver, else `0.0.0`. Without an
  * overlay the group is a `keyword` group: the server's name plus keywords suggested from its
@@ -88,17 +103,22 @@ export function buildUpstreamGroup(input: {
     info !== undefined && valid(info.version) !== null
       ? valid(info.version)!
       : FALLBACK_UPSTREAM_VERSION;
-  const imported = importToolList(
-    { tools: entries },
-    {
-      from: 'mcp',
-      group: server.group,
-      version,
-      strategy: 'always',
-      reservedNames: input.reserved,
-      sourceLabel: `the MCP server "${server.name}"`,
-    },
-  );
+  /** What the gateway lists and checks for each tool, by the server's name. */
+  const served = new Map<string, JsonSchema | undefined>();
+  for (const entry of entries) {
+    const rawName = toolName(entry);
+    if (rawName !== undefined && !served.has(rawName)) {
+      served.set(rawName, servedInputSchema((entry as { inputSchema?: unknown }).inputSchema));
+    }
+  }
+  const imported = convertTools(entries, served, {
+    from: 'mcp',
+    group: server.group,
+    version,
+    strategy: 'always',
+    reservedNames: input.reserved,
+    sourceLabel: `the MCP server "${server.name}"`,
+  });
   const converted = imported.document.tools as (ToolDefinition & {
     'x-original-name'?: string;
   })[];
@@ -117,6 +137,15 @@ export function buildUpstreamGroup(input: {
     // renames are reported as such; categories do not change what the gateway serves; a hidden
     // tool's conversion does not matter
     if (['NAME_COLLISION', 'TOOL_RENAMED', 'CATEGORY_DEFAULTED'].includes(warning.code)) continue;
+    // a repair inside an input schema changes only the searched copy; SCHEMA_REPLACED says the
+    // server listed no schema object, which the listed schema replaces too
+    if (
+      warning.tool !== undefined &&
+      warning.pointer !== undefined &&
+      warning.code !== 'SCHEMA_REPLACED'
+    ) {
+      continue;
+    }
     if (
       warning.tool !== undefined &&
       (hiddenNames.has(warning.tool) || hiddenTools.has(warning.tool))
@@ -128,7 +157,13 @@ export function buildUpstreamGroup(input: {
     );
   }
   const routes = new Map<string, string>();
-  for (const tool of tools) routes.set(tool.name, tool['x-original-name'] ?? tool.name);
+  const inputSchemas = new Map<string, JsonSchema>();
+  for (const tool of tools) {
+    const original = tool['x-original-name'] ?? tool.name;
+    routes.set(tool.name, original);
+    // a schema the import accepted is within every limit the server's own schema is held to
+    inputSchemas.set(tool.name, served.get(original) ?? tool.input_schema);
+  }
   const rawAnnotations = new Map<string, Record<string, unknown>>();
   for (const entry of entries) {
     const rawName = toolName(entry);
@@ -185,7 +220,48 @@ export function buildUpstreamGroup(input: {
     }
   }
   const renamed = imported.renamed.filter((entry) => !hiddenNames.has(entry.to));
-  return { document, routes, annotations, pinned, renamed, names, notes };
+  return { document, routes, annotations, inputSchemas, pinned, renamed, names, notes };
+}
+
+/** Stands in for an input schema the group format rejects: the tool is searched without it. */
+const STAND_IN_SCHEMA = Object.freeze({ type: 'object', properties: Object.freeze({}) });
+
+/**
+ * `importToolList` over the server's entries. Entries it left out although their own schema can
+ * be served are converted again with `STAND_IN_SCHEMA`, in one pass over the whole list so that
+ * every tool gets the name it would have had.
+ */
+function convertTools(
+  entries: readonly unknown[],
+  served: ReadonlyMap<string, JsonSchema | undefined>,
+  options: ImportToolListOptions,
+): ImportedGroup {
+  const imported = importToolList({ tools: entries }, options);
+  const kept = new Set(
+    (imported.document.tools as { name: string; 'x-original-name'?: string }[]).map(
+      (tool) => tool['x-original-name'] ?? tool.name,
+    ),
+  );
+  const rejected = new Set(
+    entries.filter((entry) => {
+      const rawName = toolName(entry);
+      return (
+        rawName !== undefined &&
+        !kept.has(rawName) &&
+        served.get(rawName) !== undefined &&
+        isPlainObject((entry as { inputSchema?: unknown }).inputSchema)
+      );
+    }),
+  );
+  if (rejected.size === 0) return imported;
+  return importToolList(
+    {
+      tools: entries.map((entry) =>
+        rejected.has(entry) ? { ...(entry as object), inputSchema: STAND_IN_SCHEMA } : entry,
+      ),
+    },
+    options,
+  );
 }
 
 function toolName(entry: unknown): string | undefined {

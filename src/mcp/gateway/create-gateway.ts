@@ -38,6 +38,7 @@ import type { HttpServeHandle, HttpServeOptions } from './serve-http.js';
 import { type ServeStdioOptions, serveStdio } from './serve-stdio.js';
 import type { UpstreamServer } from './upstream-config.js';
 import { UpstreamConnection, type UpstreamStatus } from './upstream-connection.js';
+import { UpstreamInputChecks } from './upstream-input-checks.js';
 
 /** A registry that can be replaced while serving, such as a `RegistryWatcher`. */
 export interface GatewayRegistrySource {
@@ -208,6 +209,7 @@ class ToolGateway implements Gateway, SessionHost {
   readonly hideUnavailable: boolean;
   readonly findLimit: number;
   readonly translations = new ToolTranslations();
+  readonly upstreamInput = new UpstreamInputChecks();
   /** When find_tools may try the semantic scorer again after it failed (epoch ms). */
   #semanticRetryAt = 0;
   readonly #options: GatewayOptions;

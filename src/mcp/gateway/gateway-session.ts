@@ -8,7 +8,6 @@ import type {
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from '../../execute/types.js';
-import { validateToolInput } from '../../execute/validate-tool-input.js';
 import type { RegisteredTool } from '../../format/types.js';
 import { translate } from '../../providers/translate.js';
 import type { SearchResult } from '../../select/types.js';
@@ -18,6 +17,7 @@ import { suggestSimilar } from '../../util/suggest-similar.js';
 import type { Catalog, UpstreamRoute } from './build-catalog.js';
 import { mergeContexts, readContext } from './session-context.js';
 import { toCallToolResult, toolError } from './tool-results.js';
+import type { UpstreamInputChecks } from './upstream-input-checks.js';
 
 /** Which tools a session lists; see the MCP guide. */
 export type ExposeMode = 'all' | 'selected' | 'search';
@@ -39,6 +39,8 @@ export interface SessionHost {
   /** Tools per `find_tools` call unless the model asks for another number (at most 20). */
   findLimit: number;
   translations: ToolTranslations;
+  /** Checks calls of upstream tools against their servers' schemas. */
+  upstreamInput: UpstreamInputChecks;
   /** Forwards a call to an upstream server (never rejects unless `signal` aborts). */
   forward(
     route: UpstreamRoute,
@@ -81,7 +83,8 @@ export const MAX_FIND_LIMIT = 20;
 
 /**
  * The MCP translation of each catalog tool, computed once per catalog: a tool that cannot be
- * translated is left out with its reason.
+ * translated is left out with its reason. An upstream tool is listed with its server's own input
+ * schema and annotations, not the converted ones.
  */
 export class ToolTranslations {
   readonly #byCatalog = new WeakMap<Catalog, Map<string, Tool | string>>();
@@ -100,7 +103,12 @@ export class ToolTranslations {
         if (catalog.routes.has(tool.name)) {
           const { annotations: _derived, ...rest } = entry;
           const original = catalog.annotations.get(tool.name);
-          entry = original === undefined ? rest : { ...rest, annotations: original };
+          const inputSchema = catalog.inputSchemas.get(tool.name) ?? rest.inputSchema;
+          entry = {
+            ...rest,
+            inputSchema: inputSchema as Tool['inputSchema'],
+            ...(original === undefined ? {} : { annotations: original }),
+          };
         }
       } catch (error) {
         entry = `cannot be translated for MCP: ${errorMessage(error)}`;
@@ -125,7 +133,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /**
  * One MCP session over a gateway (official SDK, low-level `Server`): `tools/list` answers from
  * the current catalog in the host's expose mode, `tools/call` validates the arguments against the
- * tool's schema and runs local tools or forwards upstream ones. Requests are handled by the
+ * schema the tool is listed with and runs local tools or forwards upstream ones. Requests are handled by the
  * server's fallback handler, so no request ever meets the SDK's own parameter parsing (whose
  * failures are internal errors with a schema dump): unknown tools are a -32602 error with a
  * suggestion, bad arguments an `isError` result with a readable message. `stateless` sessions
@@ -328,7 +336,9 @@ async function runTool(
     return toCallToolResult(await catalog.local.execute(name, input ?? {}, context, { signal }));
   }
   const tool = catalog.registry.get(name)!;
-  const validation = validateToolInput(tool, input);
+  // the schema the tool is listed with: the server's, never the converted one
+  const schema = catalog.inputSchemas.get(name) ?? tool.input_schema;
+  const validation = host.upstreamInput.check(tool, schema, input);
   if (!validation.ok) return toolError(validation.error.code, validation.error.message);
   return host.forward(route, validation.input, signal);
 }

@@ -64,11 +64,16 @@ export function readOverlays(
     if (!upstreamGroups.has(group.group)) continue;
     const file = group.file === undefined ? `group "${group.group}"` : shown(group.file, cwd);
     if (group.tools.length > 0) {
+      // without x-upstream the file is no overlay: most likely a snapshot of the server
+      const snapshot =
+        group.file !== undefined && !hasOverlayField(group.file)
+          ? `, or, if it is a snapshot of the server (toolcap import --from-server), keep it outside the schema directories (toolcap import --out snapshots)`
+          : '';
       diagnostics.push(
         overlayProblem(
           file,
           '/tools',
-          `group "${group.group}" overlays the upstream server of that group, so its "tools" must be [] (the server supplies them); move its ${group.tools.length} tool(s) to a group of another name`,
+          `group "${group.group}" overlays the upstream server of that group, so its "tools" must be [] (the server supplies them); move its ${group.tools.length} tool(s) to a group of another name${snapshot}`,
         ),
       );
       continue;
@@ -94,17 +99,103 @@ export function checkOverlayFiles(registry: Registry, cwd: string): readonly Dia
   return readOverlays(registry, marked, cwd).diagnostics;
 }
 
-/** Whether the JSON file at `path` has an `x-upstream` field (false when it cannot be read). */
-function hasOverlayField(path: string): boolean {
+/**
+ * Group files that share a group with an overlay file (`x-upstream`), such as a snapshot
+ * written by `toolcap import --from-server` into a schema directory. The loader serves the
+ * higher version of the two: when that is the other file, `toolcap mcp --upstream` refuses to
+ * start (or, for a file without tools, ignores the overlay's `x-upstream`), an error; when it is
+ * the overlay, the other file is unused until its version passes the overlay's (a snapshot's
+ * follows the server's), a warning. Each diagnostic is on the other file and names the overlay.
+ * `files` are every group file the registry was loaded from; unreadable ones are skipped (the
+ * loader reports them).
+ */
+export function checkOverlayConflicts(
+  registry: Registry,
+  files: readonly string[],
+  cwd: string,
+): Diagnostic[] {
+  const byGroup = new Map<string, PeekedGroupFile[]>();
+  for (const file of files) {
+    const peeked = peekGroupFile(file);
+    if (peeked === undefined) continue;
+    const list = byGroup.get(peeked.group);
+    if (list === undefined) byGroup.set(peeked.group, [peeked]);
+    else list.push(peeked);
+  }
+  const diagnostics: Diagnostic[] = [];
+  for (const [group, list] of byGroup) {
+    const overlay = list.find((entry) => entry.overlay);
+    if (overlay === undefined) continue;
+    const served = registry.group(group)?.file;
+    const overlayServed = list.some((entry) => entry.overlay && entry.file === served);
+    for (const other of list) {
+      // a third file loaded, or none (the loader says why): the loaded file's report is enough
+      if (other.overlay || (!overlayServed && other.file !== served)) continue;
+      const place = shown(other.file, cwd);
+      const what = `group "${group}" is defined here (version ${other.version}, ${other.tools} tool(s)) and by its overlay ${shown(overlay.file, cwd)} (version ${overlay.version})`;
+      const fix =
+        'keep snapshots of a server (toolcap import --from-server) outside the schema directories, e.g. toolcap import --out snapshots, or delete one of the two files';
+      diagnostics.push({
+        ...overlayProblem(
+          place,
+          '/group',
+          overlayServed
+            ? `${what}: the overlay is the higher version and is loaded, but once this file's version is higher (a snapshot's follows the server's) it is loaded instead, and toolcap mcp --upstream refuses to start; ${fix}`
+            : `${what}: this file is the higher version and is loaded instead of the overlay, so toolcap mcp --upstream ${other.tools > 0 ? 'refuses to start' : 'ignores the overlay'}; ${fix}`,
+          other.position,
+        ),
+        severity: overlayServed ? 'warning' : 'error',
+      });
+    }
+  }
+  return diagnostics;
+}
+
+/** The overlay files (`x-upstream`) of `group` among `files`. */
+export function overlayFilesOf(files: readonly string[], group: string): string[] {
+  return files.filter((file) => {
+    const peeked = peekGroupFile(file);
+    return peeked?.overlay === true && peeked.group === group;
+  });
+}
+
+/** What a group file says of itself, read without the loader. */
+interface PeekedGroupFile {
+  file: string;
+  group: string;
+  version: string;
+  /** Whether it has an `x-upstream` field. */
+  overlay: boolean;
+  tools: number;
+  /** Where its `group` is. */
+  position: { line: number; column: number } | undefined;
+}
+
+/** Undefined when the file cannot be read, is not JSON or has no group name. */
+function peekGroupFile(file: string): PeekedGroupFile | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch {
-    return false;
+    return undefined;
   }
   const parsed = parseJsonDocument(text);
-  const root = parsed.ok ? parsed.document.value : undefined;
-  return root !== null && typeof root === 'object' && !Array.isArray(root) && OVERLAY_FIELD in root;
+  if (!parsed.ok) return undefined;
+  const root = parsed.document.value;
+  if (!isObject(root) || typeof root.group !== 'string') return undefined;
+  return {
+    file,
+    group: root.group,
+    version: typeof root.version === 'string' ? root.version : '?',
+    overlay: Object.hasOwn(root, OVERLAY_FIELD),
+    tools: Array.isArray(root.tools) ? root.tools.length : 0,
+    position: parsed.document.locate('/group'),
+  };
+}
+
+/** Whether the JSON file at `path` has an `x-upstream` field (false when it cannot be read). */
+function hasOverlayField(path: string): boolean {
+  return peekGroupFile(path)?.overlay === true;
 }
 
 function overlayProblem(

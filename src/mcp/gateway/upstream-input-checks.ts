@@ -1,0 +1,34 @@
+import { type InputValidation, validateToolInput } from '../../execute/validate-tool-input.js';
+import type { JsonSchema, RegisteredTool } from '../../format/types.js';
+import { schemaDialect } from '../../json-schema/check-schema.js';
+import { compileSchema } from '../../json-schema/compile-schema.js';
+
+/**
+ * Checks calls of upstream tools against the input schema the gateway lists for them (the
+ * server's own), compiled on a tool's first call. What it cannot check faithfully is forwarded
+ * as it is, for the server to check: a schema that declares a dialect other than 2020-12 and
+ * draft-07 (draft-04, 2019-09), or one ajv cannot compile (a `$ref` to another document, a
+ * keyword with a value of the wrong kind). Such schemas are remembered, never compiled again.
+ */
+export class UpstreamInputChecks {
+  readonly #unchecked = new WeakSet<JsonSchema>();
+
+  /** The arguments to forward, or why they do not fit the schema. */
+  check(tool: RegisteredTool, schema: JsonSchema, input: unknown): InputValidation {
+    if (!this.#unchecked.has(schema) && !compiles(schema)) this.#unchecked.add(schema);
+    if (this.#unchecked.has(schema)) {
+      return { ok: true, input: (input ?? {}) as Record<string, unknown> };
+    }
+    return validateToolInput(tool, input, schema);
+  }
+}
+
+function compiles(schema: JsonSchema): boolean {
+  if (schemaDialect(schema) === undefined) return false;
+  try {
+    compileSchema(schema);
+    return true;
+  } catch {
+    return false;
+  }
+}
