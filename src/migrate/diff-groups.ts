@@ -4,6 +4,8 @@ import type {
   ToolDefinition,
   ToolGroupDefinition,
 } from '../format/types.js';
+import { listKeywordPhrases } from '../text/list-keyword-phrases.js';
+import { getDefaultTextAnalyzer, type TextAnalyzer } from '../text/text-analyzer.js';
 import { jsonEqual } from './canonical-json.js';
 import { diffSchemas, type SchemaChange, type SchemaEffect } from './diff-schemas.js';
 import {
@@ -42,6 +44,15 @@ export interface GroupDiff {
   ok: boolean;
   /** Every change, most severe first, then in document order. */
   changes: GroupChange[];
+}
+
+/** Options of `diffGroups`. */
+export interface DiffGroupsOptions {
+  /**
+   * The analyzer keyword matching uses (`loadRegistry({ analyzer })`), so that keywords it
+   * cannot tell apart are no change. Default: the default analyzer (Porter stemming).
+   */
+  analyzer?: TextAnalyzer;
 }
 
 const INPUT_BUMPS: Readonly<Record<SchemaEffect, ChangeBump>> = {
@@ -99,11 +110,12 @@ const BUMP_ORDER: Readonly<Record<ChangeBump, number>> = { major: 0, minor: 1, p
 export function diffGroups(
   oldGroup: ToolGroupDefinition,
   newGroup: ToolGroupDefinition,
+  options: DiffGroupsOptions = {},
 ): GroupDiff {
   const changes: GroupChange[] = [];
   const add = (change: GroupChange) => changes.push(change);
 
-  diffGroupFields(oldGroup, newGroup, add);
+  diffGroupFields(oldGroup, newGroup, options.analyzer ?? getDefaultTextAnalyzer(), add);
   diffTools(oldGroup, newGroup, add);
 
   const ordered = changes
@@ -126,6 +138,7 @@ export function diffGroups(
 function diffGroupFields(
   oldGroup: ToolGroupDefinition,
   newGroup: ToolGroupDefinition,
+  analyzer: TextAnalyzer,
   add: (change: GroupChange) => void,
 ): void {
   if (oldGroup.group !== newGroup.group) {
@@ -164,10 +177,14 @@ function diffGroupFields(
   }
   const keywordStrategy =
     oldSelection.strategy === 'keyword' && newSelection.strategy === 'keyword';
-  const oldKeywords = new Set(oldSelection.keywords.map(foldKeyword));
-  const newKeywords = new Set(newSelection.keywords.map(foldKeyword));
+  // keywords are compared as keyword matching sees them: "Invoices" and "invoice" select the
+  // same messages, so only a keyword whose phrases are all gone (or new) is a change
+  const phrasesOf = (keyword: string) =>
+    listKeywordPhrases(analyzer, analyzer.analyze(keyword)).map((phrase) => JSON.stringify(phrase));
+  const oldPhrases = new Set(oldSelection.keywords.flatMap(phrasesOf));
+  const newPhrases = new Set(newSelection.keywords.flatMap(phrasesOf));
   oldSelection.keywords.forEach((keyword, index) => {
-    if (newKeywords.has(foldKeyword(keyword))) return;
+    if (phrasesOf(keyword).every((phrase) => newPhrases.has(phrase))) return;
     add({
       kind: 'keyword_removed',
       tool: null,
@@ -179,7 +196,7 @@ function diffGroupFields(
     });
   });
   newSelection.keywords.forEach((keyword, index) => {
-    if (oldKeywords.has(foldKeyword(keyword))) return;
+    if (phrasesOf(keyword).every((phrase) => oldPhrases.has(phrase))) return;
     const used = newSelection.strategy === 'keyword';
     add({
       kind: 'keyword_added',
@@ -506,8 +523,4 @@ function fromSchemaChange(
     bump: bumps[change.effect],
     message: `tool "${tool}": ${change.message}`,
   };
-}
-
-function foldKeyword(keyword: string): string {
-  return keyword.normalize('NFKC').trim().toLowerCase();
 }

@@ -99,6 +99,24 @@ describe('toolcap diff', () => {
     expect(tooSmall.stdout).toContain('not enough (NEW must be at least 0.4.0)');
   });
 
+  it('passes a keyword respelling that matches the same messages, at the same version', async () => {
+    const before = makeGroup('billing', {
+      selection: { strategy: 'keyword', keywords: ['invoice', 'refund', 'billing', 'charge'] },
+    });
+    const dir = createTempDir({
+      'old.json': before,
+      'new.json': {
+        ...before,
+        selection: { strategy: 'keyword', keywords: ['invoices', 'Refund', 'billing', 'charges'] },
+      },
+    });
+    const result = await runCli(['diff', 'old.json', 'new.json'], { cwd: dir });
+    expect(result.stdout).toBe(
+      'group billing: 1.0.0 -> 1.0.0\nno changes\nrequired bump: none; actual bump: none: ok\n',
+    );
+    expect(result.code).toBe(0);
+  });
+
   it('reports a version that went down', async () => {
     const dir = versions({ version: '0.9.0' });
     const result = await runCli(['diff', 'old/things_tools.json', 'new/things_tools.json'], {

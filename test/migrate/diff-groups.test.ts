@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffGroups, type GroupDiff } from '../../src/migrate/diff-groups.js';
 import { parseGroupVersion } from '../../src/migrate/read-group-version.js';
+import { createTextAnalyzer } from '../../src/text/text-analyzer.js';
 
 type Json = Record<string, unknown>;
 
@@ -545,6 +546,59 @@ describe('diffGroups: minor changes', () => {
         group.selection = { strategy: 'keyword', keywords: ['Calendar', ' MEETING'] };
       }).changes,
     ).toEqual([]);
+  });
+
+  it('keywords compare as keyword matching analyzes them (stems, accents, phrases)', () => {
+    const keywords = (before: string[], after: string[]) => {
+      const old = baseGroup();
+      old.selection = { strategy: 'keyword', keywords: before };
+      const edited = structuredClone(old);
+      edited.selection = { strategy: 'keyword', keywords: after };
+      return diffGroups(parse(old), parse(edited));
+    };
+    // the same messages match: no change, so the same version passes
+    const respelled = keywords(
+      ['invoice', 'refund', 'billing', 'charge', 'café', 'pull request'],
+      ['invoices', 'Refund', 'billing', 'charges', 'CAFE', 'Pull Requests'],
+    );
+    expect(respelled.changes).toEqual([]);
+    expect(respelled).toMatchObject({ required_bump: 'none', ok: true });
+    // "invoice" and "invoices" are one keyword for matching: dropping one of them is no change
+    expect(keywords(['invoice', 'invoices', 'refund'], ['invoice', 'refund']).changes).toEqual([]);
+    // a keyword whose analyzed form disappears is still a removal, named as written
+    const removed = keywords(['invoice', 'refund'], ['invoices', 'reimbursement']);
+    expect(removed.changes.map((change) => [change.kind, change.pointer, change.message])).toEqual([
+      [
+        'keyword_removed',
+        '/selection/keywords/1',
+        'keyword "refund" removed: messages that only matched it no longer select the group',
+      ],
+      [
+        'keyword_added',
+        '/selection/keywords/1',
+        'keyword "reimbursement" added: the group is selected by more messages',
+      ],
+    ]);
+    // "pull request" also matches "pullrequest": the one-word keyword alone loses the phrase
+    expect(
+      keywords(['pull request'], ['pullrequest']).changes.map((change) => change.kind),
+    ).toEqual(['keyword_removed']);
+    expect(
+      keywords(['pullrequest'], ['pull request']).changes.map((change) => change.kind),
+    ).toEqual(['keyword_added']);
+  });
+
+  it('compares keywords with the analyzer keyword matching is given', () => {
+    const old = baseGroup();
+    old.selection = { strategy: 'keyword', keywords: ['invoice'] };
+    const edited = structuredClone(old);
+    edited.selection = { strategy: 'keyword', keywords: ['invoices'] };
+    const exact = createTextAnalyzer({ stemmer: 'none' });
+    expect(
+      diffGroups(parse(old), parse(edited), { analyzer: exact }).changes.map(
+        (change) => change.kind,
+      ),
+    ).toEqual(['keyword_removed', 'keyword_added']);
   });
 
   it('constraint relaxed: maxLength raised, minimum removed, enum dropped', () => {
