@@ -7,7 +7,8 @@ import type {
 import { listKeywordPhrases } from '../text/list-keyword-phrases.js';
 import { getDefaultTextAnalyzer, type TextAnalyzer } from '../text/text-analyzer.js';
 import { jsonEqual } from './canonical-json.js';
-import { diffSchemas, type SchemaChange, type SchemaEffect } from './diff-schemas.js';
+import { diffResolvedSchemas } from './diff-resolved-schemas.js';
+import type { SchemaChange, SchemaEffect } from './diff-schemas.js';
 import {
   type ActualBump,
   type Bump,
@@ -397,7 +398,7 @@ function diffTool(
     });
   }
 
-  const inputChanges = diffSchemas(before.input_schema, after.input_schema, {
+  const inputChanges = diffResolvedSchemas(before.input_schema, after.input_schema, {
     oldPointer: `${oldBase}/input_schema`,
     newPointer: `${base}/input_schema`,
     rootLabel: 'input_schema',
@@ -423,7 +424,7 @@ function diffTool(
       message: `tool "${tool}": output_schema removed; consumers lose the guarantee of its shape`,
     });
   } else if (before.output_schema !== undefined && after.output_schema !== undefined) {
-    const outputChanges = diffSchemas(before.output_schema, after.output_schema, {
+    const outputChanges = diffResolvedSchemas(before.output_schema, after.output_schema, {
       oldPointer: `${oldBase}/output_schema`,
       newPointer: `${base}/output_schema`,
       rootLabel: 'output_schema',

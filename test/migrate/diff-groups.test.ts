@@ -784,12 +784,102 @@ describe('diffGroups: patch changes', () => {
     ]);
   });
 
-  it('unused $defs added or removed', () => {
+  it('a $defs entry nothing uses is no change (schemas are compared resolved)', () => {
     const diff = diffWith((group) => {
       input(group, 1).$defs = { day: { type: 'string' } };
     });
-    expect(diff.changes.map((change) => [change.kind, change.bump])).toEqual([
-      ['schema_annotation_changed', 'patch'],
+    expect(diff.changes).toEqual([]);
+  });
+});
+
+describe('diffGroups: $ref and $defs', () => {
+  it('moving a schema into $defs behind a $ref is no change', () => {
+    const diff = diffWith((group) => {
+      const schema = input(group);
+      schema.$defs = { Visibility: { type: 'string', enum: ['public', 'private'] } };
+      properties(schema).visibility = { $ref: '#/$defs/Visibility' };
+      // a $ref with a sibling keyword, and a draft-07 style definitions entry
+      const output = tool(group, 0).output_schema as Json;
+      output.definitions = { Status: { type: 'string', enum: ['confirmed', 'tentative'] } };
+      properties(output).status = { $ref: '#/definitions/Status' };
+    });
+    expect(diff.changes).toEqual([]);
+    expect(diff).toMatchObject({ required_bump: 'none', ok: true });
+  });
+
+  it('reports a change inside $defs at each parameter that uses it, pointing at the $ref', () => {
+    const before = baseGroup();
+    const shared = (values: string[]) => {
+      const schema = input(before);
+      schema.$defs = { Visibility: { type: 'string', enum: values } };
+      properties(schema).visibility = { $ref: '#/$defs/Visibility' };
+      properties(schema).default_visibility = {
+        $ref: '#/$defs/Visibility',
+        description: 'For new events.',
+      };
+    };
+    shared(['public', 'private']);
+    const after = structuredClone(before);
+    const afterSchema = input(after);
+    (afterSchema.$defs as Record<string, Json>).Visibility!.enum = ['public'];
+    const diff = diffGroups(parse(before), parse(after));
+    expect(diff.changes.map((change) => [change.kind, change.pointer, change.message])).toEqual([
+      [
+        'enum_value_removed',
+        '/tools/0/input_schema/properties/visibility',
+        'tool "create_event": parameter "visibility" no longer accepts the enum value "private"',
+      ],
+      [
+        'enum_value_removed',
+        '/tools/0/input_schema/properties/default_visibility',
+        'tool "create_event": parameter "default_visibility" no longer accepts the enum value "private"',
+      ],
+    ]);
+  });
+
+  it('a $ref to a different but equal definition is no change; to a different schema is', () => {
+    const before = baseGroup();
+    const schema = input(before);
+    schema.$defs = {
+      Public: { type: 'string', enum: ['public'] },
+      Open: { type: 'string', enum: ['public'] },
+      Any: { type: 'string' },
+    };
+    properties(schema).visibility = { $ref: '#/$defs/Public' };
+    const retarget = (target: string) => {
+      const after = structuredClone(before);
+      properties(input(after)).visibility = { $ref: `#/$defs/${target}` };
+      return diffGroups(parse(before), parse(after));
+    };
+    expect(retarget('Open').changes).toEqual([]);
+    expect(
+      retarget('Any').changes.map((change) => [change.kind, change.bump, change.pointer]),
+    ).toEqual([['constraint_relaxed', 'minor', '/tools/0/input_schema/properties/visibility']]);
+  });
+
+  it('compares a recursive schema as written: a $defs entry once, under $defs', () => {
+    const before = baseGroup();
+    const schema = input(before);
+    schema.$defs = {
+      node: {
+        type: 'object',
+        properties: {
+          label: { type: 'string' },
+          children: { type: 'array', items: { $ref: '#/$defs/node' } },
+        },
+      },
+    };
+    properties(schema).tree = { $ref: '#/$defs/node' };
+    const after = structuredClone(before);
+    const node = (input(after).$defs as Record<string, Json>).node!;
+    properties(node).label!.maxLength = 20;
+    const diff = diffGroups(parse(before), parse(after));
+    expect(diff.changes.map((change) => [change.kind, change.pointer, change.message])).toEqual([
+      [
+        'constraint_tightened',
+        '/tools/0/input_schema/$defs/node/properties/label/maxLength',
+        'tool "create_event": parameter "$defs.node.label": maxLength 20 added',
+      ],
     ]);
   });
 });
