@@ -34,7 +34,10 @@ export interface GroupChange {
 
 /** The result of `diffGroups`: the JSON `toolcap diff --json` prints. */
 export interface GroupDiff {
+  /** NEW's group name. */
   group: string;
+  /** OLD's group name: differs from `group` when the group was renamed (`group_renamed`). */
+  old_group: string;
   old_version: string;
   new_version: string;
   /** The largest bump any change needs; `none` when nothing changed. */
@@ -127,6 +130,7 @@ export function diffGroups(
   const actual = measureBump(oldGroup.version, newGroup.version);
   return {
     group: newGroup.group,
+    old_group: oldGroup.group,
     old_version: oldGroup.version,
     new_version: newGroup.version,
     required_bump: required,
@@ -143,12 +147,16 @@ function diffGroupFields(
   add: (change: GroupChange) => void,
 ): void {
   if (oldGroup.group !== newGroup.group) {
+    // two unrelated files passed by mistake look like a rename that replaced every tool
+    const oldNames = new Set(oldGroup.tools.map((tool) => tool.name));
+    const unrelated =
+      oldGroup.tools.length > 0 && !newGroup.tools.some((tool) => oldNames.has(tool.name));
     add({
       kind: 'group_renamed',
       tool: null,
       pointer: '/group',
       bump: 'major',
-      message: `group renamed from "${oldGroup.group}" to "${newGroup.group}"; pins and references to the old name stop matching`,
+      message: `group renamed from "${oldGroup.group}" to "${newGroup.group}"; pins and references to the old name stop matching${unrelated ? '. The two versions share no tool name: if they are different groups, compare two versions of one group instead' : ''}`,
     });
   }
   if (oldGroup.description !== newGroup.description) {

@@ -25,6 +25,7 @@ describe('toolcap diff', () => {
     expect(result.code).toBe(1);
     expect(result.json()).toEqual({
       group: 'things',
+      old_group: 'things',
       old_version: '1.0.0',
       new_version: '1.0.1',
       required_bump: 'major',
@@ -115,6 +116,41 @@ describe('toolcap diff', () => {
       'group billing: 1.0.0 -> 1.0.0\nno changes\nrequired bump: none; actual bump: none: ok\n',
     );
     expect(result.code).toBe(0);
+  });
+
+  it('names each group with its own version when the group names differ', async () => {
+    const dir = createTempDir({
+      'old/billing_tools.json': makeGroup('billing', {
+        version: '1.2.0',
+        tools: [makeTool({ name: 'create_invoice', description: 'Create an invoice.' })],
+      }),
+      'calendar_tools.json': makeGroup('calendar', {
+        version: '1.1.0',
+        tools: [
+          makeTool({ name: 'create_event', description: 'Create an event.', category: 'creation' }),
+        ],
+      }),
+    });
+    const args = ['diff', 'old/billing_tools.json', 'calendar_tools.json'];
+    const result = await runCli(args, { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')[0]).toBe('group billing@1.2.0 -> calendar@1.1.0');
+    expect(result.stdout).toContain(
+      'group renamed from "billing" to "calendar"; pins and references to the old name stop matching. The two versions share no tool name: if they are different groups, compare two versions of one group instead',
+    );
+    expect(result.stdout).toContain('not enough (the version went down)');
+    const json = await runCli([...args, '--json'], { cwd: dir });
+    expect(json.json()).toMatchObject({
+      group: 'calendar',
+      old_group: 'billing',
+      old_version: '1.2.0',
+      new_version: '1.1.0',
+      changes: [
+        { kind: 'group_renamed', pointer: '/group' },
+        { kind: 'tool_removed', tool: 'create_invoice' },
+        { kind: 'tool_added', tool: 'create_event' },
+      ],
+    });
   });
 
   it('reports a version that went down', async () => {

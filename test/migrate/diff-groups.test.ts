@@ -418,13 +418,28 @@ describe('diffGroups: major changes', () => {
   });
 
   it('group renamed', () => {
-    only(
-      diffWith((group) => {
-        group.group = 'agenda';
-      }),
-      'group_renamed',
-      'major',
+    const diff = diffWith((group) => {
+      group.group = 'agenda';
+    });
+    const change = only(diff, 'group_renamed', 'major');
+    expect(change.message).toBe(
+      'group renamed from "calendar" to "agenda"; pins and references to the old name stop matching',
     );
+    expect(diff).toMatchObject({ group: 'agenda', old_group: 'calendar' });
+  });
+
+  it('group renamed with no tool name in common: says they may be two different groups', () => {
+    const diff = diffWith((group) => {
+      group.group = 'billing';
+      tool(group, 0).name = 'create_invoice';
+      tool(group, 1).name = 'refund_charge';
+      tool(group, 1).description = 'Refund a charge.';
+    });
+    expect(diff.changes[0]).toMatchObject({
+      kind: 'group_renamed',
+      message:
+        'group renamed from "calendar" to "billing"; pins and references to the old name stop matching. The two versions share no tool name: if they are different groups, compare two versions of one group instead',
+    });
   });
 
   it('nested parameters count: a nested property removed, nested required grew, items retyped', () => {

@@ -71,7 +71,12 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
 function printDiff(io: CliIo, result: GroupDiff): void {
   const style = createStyle(useColor(io));
   const paint = { major: style.red, minor: style.yellow, patch: style.dim };
-  io.stdout(`group ${result.group}: ${result.old_version} -> ${result.new_version}\n`);
+  // a renamed group (or two different groups) shows each name with its own version
+  io.stdout(
+    result.old_group === result.group
+      ? `group ${result.group}: ${result.old_version} -> ${result.new_version}\n`
+      : `group ${result.old_group}@${result.old_version} -> ${result.group}@${result.new_version}\n`,
+  );
   if (result.changes.length === 0) {
     io.stdout('no changes\n');
   } else {
