@@ -32,7 +32,7 @@ export interface GroupChange {
   message: string;
 }
 
-/** The result of `diffGroups`: the JSON `toolcap diff --json` prints. */
+/** The result of `diffGroups`: the JSON `toolcap diff --json` prints (which adds `diagnostics`). */
 export interface GroupDiff {
   /** NEW's group name. */
   group: string;
