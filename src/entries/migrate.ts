@@ -6,6 +6,7 @@
  */
 export {
   type ChangeBump,
+  type DiffGroupsOptions,
   diffGroups,
   type GroupChange,
   type GroupDiff,

@@ -4,8 +4,11 @@ import type {
   ToolDefinition,
   ToolGroupDefinition,
 } from '../format/types.js';
+import { listKeywordPhrases } from '../text/list-keyword-phrases.js';
+import { getDefaultTextAnalyzer, type TextAnalyzer } from '../text/text-analyzer.js';
 import { jsonEqual } from './canonical-json.js';
-import { diffSchemas, type SchemaChange, type SchemaEffect } from './diff-schemas.js';
+import { diffResolvedSchemas } from './diff-resolved-schemas.js';
+import type { SchemaChange, SchemaEffect } from './diff-schemas.js';
 import {
   type ActualBump,
   type Bump,
@@ -29,9 +32,12 @@ export interface GroupChange {
   message: string;
 }
 
-/** The result of `diffGroups`: the JSON `toolcap diff --json` prints. */
+/** The result of `diffGroups`: the JSON `toolcap diff --json` prints (which adds `diagnostics`). */
 export interface GroupDiff {
+  /** NEW's group name. */
   group: string;
+  /** OLD's group name: differs from `group` when the group was renamed (`group_renamed`). */
+  old_group: string;
   old_version: string;
   new_version: string;
   /** The largest bump any change needs; `none` when nothing changed. */
@@ -42,6 +48,15 @@ export interface GroupDiff {
   ok: boolean;
   /** Every change, most severe first, then in document order. */
   changes: GroupChange[];
+}
+
+/** Options of `diffGroups`. */
+export interface DiffGroupsOptions {
+  /**
+   * The analyzer keyword matching uses (`loadRegistry({ analyzer })`), so that keywords it
+   * cannot tell apart are no change. Default: the default analyzer (Porter stemming).
+   */
+  analyzer?: TextAnalyzer;
 }
 
 const INPUT_BUMPS: Readonly<Record<SchemaEffect, ChangeBump>> = {
@@ -99,11 +114,12 @@ const BUMP_ORDER: Readonly<Record<ChangeBump, number>> = { major: 0, minor: 1, p
 export function diffGroups(
   oldGroup: ToolGroupDefinition,
   newGroup: ToolGroupDefinition,
+  options: DiffGroupsOptions = {},
 ): GroupDiff {
   const changes: GroupChange[] = [];
   const add = (change: GroupChange) => changes.push(change);
 
-  diffGroupFields(oldGroup, newGroup, add);
+  diffGroupFields(oldGroup, newGroup, options.analyzer ?? getDefaultTextAnalyzer(), add);
   diffTools(oldGroup, newGroup, add);
 
   const ordered = changes
@@ -114,6 +130,7 @@ export function diffGroups(
   const actual = measureBump(oldGroup.version, newGroup.version);
   return {
     group: newGroup.group,
+    old_group: oldGroup.group,
     old_version: oldGroup.version,
     new_version: newGroup.version,
     required_bump: required,
@@ -126,15 +143,20 @@ export function diffGroups(
 function diffGroupFields(
   oldGroup: ToolGroupDefinition,
   newGroup: ToolGroupDefinition,
+  analyzer: TextAnalyzer,
   add: (change: GroupChange) => void,
 ): void {
   if (oldGroup.group !== newGroup.group) {
+    // two unrelated files passed by mistake look like a rename that replaced every tool
+    const oldNames = new Set(oldGroup.tools.map((tool) => tool.name));
+    const unrelated =
+      oldGroup.tools.length > 0 && !newGroup.tools.some((tool) => oldNames.has(tool.name));
     add({
       kind: 'group_renamed',
       tool: null,
       pointer: '/group',
       bump: 'major',
-      message: `group renamed from "${oldGroup.group}" to "${newGroup.group}"; pins and references to the old name stop matching`,
+      message: `group renamed from "${oldGroup.group}" to "${newGroup.group}"; pins and references to the old name stop matching${unrelated ? '. The two versions share no tool name: if they are different groups, compare two versions of one group instead' : ''}`,
     });
   }
   if (oldGroup.description !== newGroup.description) {
@@ -164,10 +186,14 @@ function diffGroupFields(
   }
   const keywordStrategy =
     oldSelection.strategy === 'keyword' && newSelection.strategy === 'keyword';
-  const oldKeywords = new Set(oldSelection.keywords.map(foldKeyword));
-  const newKeywords = new Set(newSelection.keywords.map(foldKeyword));
+  // keywords are compared as keyword matching sees them: "Invoices" and "invoice" select the
+  // same messages, so only a keyword whose phrases are all gone (or new) is a change
+  const phrasesOf = (keyword: string) =>
+    listKeywordPhrases(analyzer, analyzer.analyze(keyword)).map((phrase) => JSON.stringify(phrase));
+  const oldPhrases = new Set(oldSelection.keywords.flatMap(phrasesOf));
+  const newPhrases = new Set(newSelection.keywords.flatMap(phrasesOf));
   oldSelection.keywords.forEach((keyword, index) => {
-    if (newKeywords.has(foldKeyword(keyword))) return;
+    if (phrasesOf(keyword).every((phrase) => newPhrases.has(phrase))) return;
     add({
       kind: 'keyword_removed',
       tool: null,
@@ -179,7 +205,7 @@ function diffGroupFields(
     });
   });
   newSelection.keywords.forEach((keyword, index) => {
-    if (oldKeywords.has(foldKeyword(keyword))) return;
+    if (phrasesOf(keyword).every((phrase) => oldPhrases.has(phrase))) return;
     const used = newSelection.strategy === 'keyword';
     add({
       kind: 'keyword_added',
@@ -380,7 +406,7 @@ function diffTool(
     });
   }
 
-  const inputChanges = diffSchemas(before.input_schema, after.input_schema, {
+  const inputChanges = diffResolvedSchemas(before.input_schema, after.input_schema, {
     oldPointer: `${oldBase}/input_schema`,
     newPointer: `${base}/input_schema`,
     rootLabel: 'input_schema',
@@ -406,7 +432,7 @@ function diffTool(
       message: `tool "${tool}": output_schema removed; consumers lose the guarantee of its shape`,
     });
   } else if (before.output_schema !== undefined && after.output_schema !== undefined) {
-    const outputChanges = diffSchemas(before.output_schema, after.output_schema, {
+    const outputChanges = diffResolvedSchemas(before.output_schema, after.output_schema, {
       oldPointer: `${oldBase}/output_schema`,
       newPointer: `${base}/output_schema`,
       rootLabel: 'output_schema',
@@ -506,8 +532,4 @@ function fromSchemaChange(
     bump: bumps[change.effect],
     message: `tool "${tool}": ${change.message}`,
   };
-}
-
-function foldKeyword(keyword: string): string {
-  return keyword.normalize('NFKC').trim().toLowerCase();
 }

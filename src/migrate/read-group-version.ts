@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from '../format/limits.js';
@@ -38,12 +38,20 @@ export async function readGroupSource(source: string, cwd: string): Promise<stri
   }
 }
 
-function readFromGit(source: string, cwd: string): Promise<string> {
+/** REV and PATH of `git:REV:PATH`, or undefined when the source is malformed. */
+function parseGitSource(source: string): { revision: string; path: string } | undefined {
   const spec = source.slice(GIT_PREFIX.length);
   const separator = spec.indexOf(':');
   const revision = separator > 0 ? spec.slice(0, separator) : '';
   const path = separator > 0 ? spec.slice(separator + 1) : '';
-  if (revision === '' || path === '' || revision.startsWith('-')) {
+  // a revision starting with "-" would be read by git as an option
+  if (revision === '' || path === '' || revision.startsWith('-')) return undefined;
+  return { revision, path };
+}
+
+function readFromGit(source: string, cwd: string): Promise<string> {
+  const parsed = parseGitSource(source);
+  if (parsed === undefined) {
     return Promise.reject(
       new ToolcapError(
         'GROUP_SOURCE_UNREADABLE',
@@ -51,6 +59,7 @@ function readFromGit(source: string, cwd: string): Promise<string> {
       ),
     );
   }
+  const { revision, path } = parsed;
   return new Promise((resolvePromise, reject) => {
     execFile(
       'git',
@@ -70,6 +79,39 @@ function readFromGit(source: string, cwd: string): Promise<string> {
         resolvePromise(stdout);
       },
     );
+  });
+}
+
+/**
+ * Whether `source` names a group file that does not exist, as opposed to one that cannot be
+ * read: a path that is not there, or `git:REV:PATH` where REV exists but has no PATH (a group
+ * added after REV). A bad revision, a path outside a repository or an unreadable file is not
+ * missing: those are errors to fix.
+ */
+export async function isGroupSourceMissing(source: string, cwd: string): Promise<boolean> {
+  if (!source.startsWith(GIT_PREFIX)) {
+    try {
+      await stat(resolve(cwd, source));
+      return false;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT';
+    }
+  }
+  const parsed = parseGitSource(source);
+  if (parsed === undefined) return false;
+  // exit codes, not git's (translated) messages, tell a missing path from a bad revision
+  const revisionExists = await runGit(
+    ['rev-parse', '--verify', '--quiet', `${parsed.revision}^{tree}`],
+    cwd,
+  );
+  if (!revisionExists) return false;
+  return !(await runGit(['cat-file', '-e', `${parsed.revision}:${parsed.path}`], cwd));
+}
+
+/** Runs git and tells whether it succeeded. */
+function runGit(args: readonly string[], cwd: string): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    execFile('git', [...args], { cwd }, (error) => resolvePromise(error === null));
   });
 }
 

@@ -1,4 +1,5 @@
 import type { RegisteredGroup } from '../format/types.js';
+import { listKeywordPhrases } from '../text/list-keyword-phrases.js';
 import type { AnalyzedToken, TextAnalyzer } from '../text/text-analyzer.js';
 import { TypoIndex } from '../text/typo-index.js';
 import type { AnalyzedTurn } from './analyze-turn.js';
@@ -80,17 +81,20 @@ export class KeywordIndex {
     groups.forEach((group, groupIndex) => {
       for (const keyword of group.selection.keywords ?? []) {
         const tokens = analyzeKeyword(analyzer, keyword);
-        if (tokens.length === 0) continue;
-        const terms = tokens.map((token) => vocabulary.add(token.term));
+        const [words, ...spellings] = listKeywordPhrases(analyzer, tokens);
+        if (words === undefined) continue;
+        const terms = words.map((term) => vocabulary.add(term));
         addPhrase({ group: groupIndex, keyword, terms });
         tokens.forEach((token, position) => {
           this.#words.push({ word: token.word, term: token.term, id: terms[position]! });
         });
-        if (tokens.length > 1) {
-          // "pull request" also matches the one-word spelling "pullrequest" / "pull-request"
-          const joined = tokens.map((token) => token.word).join('');
-          const id = vocabulary.add(analyzer.stem(joined));
-          addPhrase({ group: groupIndex, keyword, terms: [id] });
+        // "pull request" also matches the one-word spelling "pullrequest" / "pull-request"
+        for (const spelling of spellings) {
+          addPhrase({
+            group: groupIndex,
+            keyword,
+            terms: spelling.map((term) => vocabulary.add(term)),
+          });
         }
       }
     });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffGroups, type GroupDiff } from '../../src/migrate/diff-groups.js';
 import { parseGroupVersion } from '../../src/migrate/read-group-version.js';
+import { createTextAnalyzer } from '../../src/text/text-analyzer.js';
 
 type Json = Record<string, unknown>;
 
@@ -417,13 +418,28 @@ describe('diffGroups: major changes', () => {
   });
 
   it('group renamed', () => {
-    only(
-      diffWith((group) => {
-        group.group = 'agenda';
-      }),
-      'group_renamed',
-      'major',
+    const diff = diffWith((group) => {
+      group.group = 'agenda';
+    });
+    const change = only(diff, 'group_renamed', 'major');
+    expect(change.message).toBe(
+      'group renamed from "calendar" to "agenda"; pins and references to the old name stop matching',
     );
+    expect(diff).toMatchObject({ group: 'agenda', old_group: 'calendar' });
+  });
+
+  it('group renamed with no tool name in common: says they may be two different groups', () => {
+    const diff = diffWith((group) => {
+      group.group = 'billing';
+      tool(group, 0).name = 'create_invoice';
+      tool(group, 1).name = 'refund_charge';
+      tool(group, 1).description = 'Refund a charge.';
+    });
+    expect(diff.changes[0]).toMatchObject({
+      kind: 'group_renamed',
+      message:
+        'group renamed from "calendar" to "billing"; pins and references to the old name stop matching. The two versions share no tool name: if they are different groups, compare two versions of one group instead',
+    });
   });
 
   it('nested parameters count: a nested property removed, nested required grew, items retyped', () => {
@@ -545,6 +561,59 @@ describe('diffGroups: minor changes', () => {
         group.selection = { strategy: 'keyword', keywords: ['Calendar', ' MEETING'] };
       }).changes,
     ).toEqual([]);
+  });
+
+  it('keywords compare as keyword matching analyzes them (stems, accents, phrases)', () => {
+    const keywords = (before: string[], after: string[]) => {
+      const old = baseGroup();
+      old.selection = { strategy: 'keyword', keywords: before };
+      const edited = structuredClone(old);
+      edited.selection = { strategy: 'keyword', keywords: after };
+      return diffGroups(parse(old), parse(edited));
+    };
+    // the same messages match: no change, so the same version passes
+    const respelled = keywords(
+      ['invoice', 'refund', 'billing', 'charge', 'café', 'pull request'],
+      ['invoices', 'Refund', 'billing', 'charges', 'CAFE', 'Pull Requests'],
+    );
+    expect(respelled.changes).toEqual([]);
+    expect(respelled).toMatchObject({ required_bump: 'none', ok: true });
+    // "invoice" and "invoices" are one keyword for matching: dropping one of them is no change
+    expect(keywords(['invoice', 'invoices', 'refund'], ['invoice', 'refund']).changes).toEqual([]);
+    // a keyword whose analyzed form disappears is still a removal, named as written
+    const removed = keywords(['invoice', 'refund'], ['invoices', 'reimbursement']);
+    expect(removed.changes.map((change) => [change.kind, change.pointer, change.message])).toEqual([
+      [
+        'keyword_removed',
+        '/selection/keywords/1',
+        'keyword "refund" removed: messages that only matched it no longer select the group',
+      ],
+      [
+        'keyword_added',
+        '/selection/keywords/1',
+        'keyword "reimbursement" added: the group is selected by more messages',
+      ],
+    ]);
+    // "pull request" also matches "pullrequest": the one-word keyword alone loses the phrase
+    expect(
+      keywords(['pull request'], ['pullrequest']).changes.map((change) => change.kind),
+    ).toEqual(['keyword_removed']);
+    expect(
+      keywords(['pullrequest'], ['pull request']).changes.map((change) => change.kind),
+    ).toEqual(['keyword_added']);
+  });
+
+  it('compares keywords with the analyzer keyword matching is given', () => {
+    const old = baseGroup();
+    old.selection = { strategy: 'keyword', keywords: ['invoice'] };
+    const edited = structuredClone(old);
+    edited.selection = { strategy: 'keyword', keywords: ['invoices'] };
+    const exact = createTextAnalyzer({ stemmer: 'none' });
+    expect(
+      diffGroups(parse(old), parse(edited), { analyzer: exact }).changes.map(
+        (change) => change.kind,
+      ),
+    ).toEqual(['keyword_removed', 'keyword_added']);
   });
 
   it('constraint relaxed: maxLength raised, minimum removed, enum dropped', () => {
@@ -730,12 +799,102 @@ describe('diffGroups: patch changes', () => {
     ]);
   });
 
-  it('unused $defs added or removed', () => {
+  it('a $defs entry nothing uses is no change (schemas are compared resolved)', () => {
     const diff = diffWith((group) => {
       input(group, 1).$defs = { day: { type: 'string' } };
     });
-    expect(diff.changes.map((change) => [change.kind, change.bump])).toEqual([
-      ['schema_annotation_changed', 'patch'],
+    expect(diff.changes).toEqual([]);
+  });
+});
+
+describe('diffGroups: $ref and $defs', () => {
+  it('moving a schema into $defs behind a $ref is no change', () => {
+    const diff = diffWith((group) => {
+      const schema = input(group);
+      schema.$defs = { Visibility: { type: 'string', enum: ['public', 'private'] } };
+      properties(schema).visibility = { $ref: '#/$defs/Visibility' };
+      // a $ref with a sibling keyword, and a draft-07 style definitions entry
+      const output = tool(group, 0).output_schema as Json;
+      output.definitions = { Status: { type: 'string', enum: ['confirmed', 'tentative'] } };
+      properties(output).status = { $ref: '#/definitions/Status' };
+    });
+    expect(diff.changes).toEqual([]);
+    expect(diff).toMatchObject({ required_bump: 'none', ok: true });
+  });
+
+  it('reports a change inside $defs at each parameter that uses it, pointing at the $ref', () => {
+    const before = baseGroup();
+    const shared = (values: string[]) => {
+      const schema = input(before);
+      schema.$defs = { Visibility: { type: 'string', enum: values } };
+      properties(schema).visibility = { $ref: '#/$defs/Visibility' };
+      properties(schema).default_visibility = {
+        $ref: '#/$defs/Visibility',
+        description: 'For new events.',
+      };
+    };
+    shared(['public', 'private']);
+    const after = structuredClone(before);
+    const afterSchema = input(after);
+    (afterSchema.$defs as Record<string, Json>).Visibility!.enum = ['public'];
+    const diff = diffGroups(parse(before), parse(after));
+    expect(diff.changes.map((change) => [change.kind, change.pointer, change.message])).toEqual([
+      [
+        'enum_value_removed',
+        '/tools/0/input_schema/properties/visibility',
+        'tool "create_event": parameter "visibility" no longer accepts the enum value "private"',
+      ],
+      [
+        'enum_value_removed',
+        '/tools/0/input_schema/properties/default_visibility',
+        'tool "create_event": parameter "default_visibility" no longer accepts the enum value "private"',
+      ],
+    ]);
+  });
+
+  it('a $ref to a different but equal definition is no change; to a different schema is', () => {
+    const before = baseGroup();
+    const schema = input(before);
+    schema.$defs = {
+      Public: { type: 'string', enum: ['public'] },
+      Open: { type: 'string', enum: ['public'] },
+      Any: { type: 'string' },
+    };
+    properties(schema).visibility = { $ref: '#/$defs/Public' };
+    const retarget = (target: string) => {
+      const after = structuredClone(before);
+      properties(input(after)).visibility = { $ref: `#/$defs/${target}` };
+      return diffGroups(parse(before), parse(after));
+    };
+    expect(retarget('Open').changes).toEqual([]);
+    expect(
+      retarget('Any').changes.map((change) => [change.kind, change.bump, change.pointer]),
+    ).toEqual([['constraint_relaxed', 'minor', '/tools/0/input_schema/properties/visibility']]);
+  });
+
+  it('compares a recursive schema as written: a $defs entry once, under $defs', () => {
+    const before = baseGroup();
+    const schema = input(before);
+    schema.$defs = {
+      node: {
+        type: 'object',
+        properties: {
+          label: { type: 'string' },
+          children: { type: 'array', items: { $ref: '#/$defs/node' } },
+        },
+      },
+    };
+    properties(schema).tree = { $ref: '#/$defs/node' };
+    const after = structuredClone(before);
+    const node = (input(after).$defs as Record<string, Json>).node!;
+    properties(node).label!.maxLength = 20;
+    const diff = diffGroups(parse(before), parse(after));
+    expect(diff.changes.map((change) => [change.kind, change.pointer, change.message])).toEqual([
+      [
+        'constraint_tightened',
+        '/tools/0/input_schema/$defs/node/properties/label/maxLength',
+        'tool "create_event": parameter "$defs.node.label": maxLength 20 added',
+      ],
     ]);
   });
 });
