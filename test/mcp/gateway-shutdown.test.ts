@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/mcp/gateway/create-gateway.js';
 import { createTempDir } from '../helpers/temp-files.js';
-import { startCliGateway } from './cli-gateway-process.js';
+import {
+  HANDSHAKE,
+  rawSession,
+  startCliGateway,
+  writeUpstreamConfig,
+} from './cli-gateway-process.js';
 import { REPO_ROOT, waitFor } from './gateway-helpers.js';
 
 /** A server that never answers the handshake; it writes its pid to `pidFile`. */
@@ -156,6 +161,102 @@ describe('toolcap mcp with an upstream that never answers', () => {
       expect(await cli.stop()).toBe(0);
       expect(isRunning(pid)).toBe(false);
       expect(cli.stderr()).not.toMatch(/could not connect/);
+    } finally {
+      await cli.stop();
+      stopLeftover(pid);
+    }
+  });
+});
+
+/** A server that ignores SIGTERM and the end of its input; it writes its pid to `pidFile`. */
+const STUBBORN_SERVER = join(REPO_ROOT, 'test', 'fixtures', 'mcp-upstreams', 'stubborn-server.mjs');
+
+describe('toolcap mcp on stdio, stopped by a signal', () => {
+  it('answers the call in progress on SIGTERM, stops an upstream that ignores SIGTERM, and exits 0', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = createTempDir();
+    const pidFile = join(dir, 'stubborn.pid');
+    const config = join(dir, 'servers.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { stubborn: { command: process.execPath, args: [STUBBORN_SERVER, pidFile] } },
+      }),
+    );
+    const cli = startCliGateway(['--upstream', config], { cwd: dir });
+    let pid: number | undefined;
+    try {
+      const session = rawSession(cli.child);
+      await cli.waitForStderr(/serving 1 tool\(s\) over stdio/);
+      pid = await readPid(pidFile);
+      for (const message of HANDSHAKE) session.send(message);
+      await session.answer('init');
+      session.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'sleep', arguments: { ms: 1_500 } },
+      });
+      // the upstream has the call: stop the gateway now, by its pid
+      await cli.waitForStderr(/\[stubborn\] sleeping/);
+      process.kill(cli.child.pid!, 'SIGTERM');
+      expect(await session.answer(1)).toMatchObject({
+        result: { content: [{ type: 'text', text: 'slept 1500 ms' }] },
+      });
+      expect(await cli.exited()).toBe(0);
+      expect(cli.stderr()).toContain('toolcap mcp: stopping\n');
+      // end of input and SIGTERM were ignored: SIGKILL came 4 s after the call finished
+      await waitFor(() => !isRunning(pid!));
+    } finally {
+      await cli.stop();
+      stopLeftover(pid);
+    }
+  });
+
+  it.each(['SIGHUP', 'SIGINT'] as const)('stops in order on %s and exits 0', {
+    timeout: 60_000,
+  }, async (signal) => {
+    const dir = createTempDir();
+    const cli = startCliGateway(['--upstream', writeUpstreamConfig(dir)], { cwd: dir });
+    const pids: number[] = [];
+    try {
+      await cli.waitForStderr(/serving \d+ tool\(s\) over stdio/);
+      for (const match of cli.stderr().matchAll(/ available \(.*, pid (\d+)\)\n/g))
+        pids.push(Number(match[1]));
+      expect(pids).toHaveLength(2);
+      process.kill(cli.child.pid!, signal);
+      expect(await cli.exited()).toBe(0);
+      expect(cli.stderr()).toContain('toolcap mcp: stopping\n');
+      await waitFor(() => pids.every((pid) => !isRunning(pid)));
+    } finally {
+      await cli.stop();
+      for (const pid of pids) stopLeftover(pid);
+    }
+  });
+
+  it('stops on SIGTERM during start-up, stops the upstream and exits 0', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = createTempDir();
+    const pidFile = join(dir, 'hang.pid');
+    const config = join(dir, 'servers.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { hang: { command: process.execPath, args: [HANG_SERVER, pidFile] } },
+      }),
+    );
+    const cli = startCliGateway(['--upstream', config], { cwd: dir });
+    let pid: number | undefined;
+    try {
+      // the start-up wait (15 s) is still running
+      pid = await readPid(pidFile);
+      process.kill(cli.child.pid!, 'SIGTERM');
+      expect(await cli.exited()).toBe(0);
+      expect(cli.stderr()).toContain('toolcap mcp: stopping (during start-up)\n');
+      expect(cli.stderr()).not.toContain('serving');
+      await waitFor(() => !isRunning(pid!));
     } finally {
       await cli.stop();
       stopLeftover(pid);

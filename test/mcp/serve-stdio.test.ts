@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/mcp/gateway/create-gateway.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
+import { waitFor } from './gateway-helpers.js';
 
 const HANDSHAKE = [
   '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}',
@@ -10,8 +11,15 @@ const HANDSHAKE = [
 
 async function serve(
   lines: string[],
-  options: { maxMessageBytes?: number; drainTimeoutMs?: number; end?: string } = {},
+  options: {
+    maxMessageBytes?: number;
+    drainTimeoutMs?: number;
+    end?: string;
+    signal?: AbortSignal;
+  } = {},
 ) {
+  // released before the handler runs (a slow start), the call answers at once
+  let released = false;
   let release: (() => void) | undefined;
   const registry = createRegistry({
     fallbackTools: [
@@ -20,7 +28,8 @@ async function serve(
         description: 'Waits until the test releases it.',
         execute: () =>
           new Promise((resolve) => {
-            release = () => resolve('released');
+            if (released) resolve('released');
+            else release = () => resolve('released');
           }),
       },
     ],
@@ -43,7 +52,12 @@ async function serve(
     input,
     done,
     problems,
-    release: () => release?.(),
+    /** Whether the handler of wait_for_release is running. */
+    running: () => release !== undefined,
+    release: () => {
+      released = true;
+      release?.();
+    },
     messages: () =>
       output
         .trim()
@@ -111,6 +125,28 @@ describe('serveStdio', () => {
     await session.done;
     expect(session.messages().at(-1)).toMatchObject({
       id: 7,
+      result: { content: [{ text: 'released' }] },
+    });
+    await session.close();
+  });
+
+  it('stops when its signal aborts as at end of input: the call in flight is answered, later lines are not read', async () => {
+    const controller = new AbortController();
+    const session = await serve(
+      [
+        ...HANDSHAKE,
+        '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"wait_for_release","arguments":{}}}',
+      ],
+      { signal: controller.signal },
+    );
+    // the input stays open: only the signal can stop the server
+    await waitFor(session.running);
+    controller.abort();
+    session.input.write('{"jsonrpc":"2.0","id":9,"method":"ping"}\n');
+    session.release();
+    await session.done;
+    expect(session.messages().map((message) => message.id)).toEqual(['init', 8]);
+    expect(session.messages().at(-1)).toMatchObject({
       result: { content: [{ text: 'released' }] },
     });
     await session.close();

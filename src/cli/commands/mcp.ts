@@ -49,10 +49,10 @@ HTTP with --http. With --upstream it is a gateway: every MCP server of FILE (the
 format of MCP clients) becomes one group of the catalog, its calls are validated here and
 forwarded. Invalid input and failed calls come back as isError results; an unknown tool name is
 a JSON-RPC error. On stdio only protocol messages are written to stdout; everything else goes to
-stderr. Stops when stdin closes (after answering the calls in progress), or on SIGINT/SIGTERM
-with --http (likewise; /readyz answers 503 meanwhile). Exits 1 at start-up when a schema path
-does not exist (with --tools-dir or --upstream and no --schemas, a missing ./schemas is no
-error). Guide: docs/guide/mcp.md.
+stderr. Stops when stdin closes or on SIGINT, SIGTERM or SIGHUP (after answering the calls in
+progress; with --http /readyz answers 503 meanwhile), then stops the upstream servers and exits
+0. Exits 1 at start-up when a schema path does not exist (with --tools-dir or --upstream and no
+--schemas, a missing ./schemas is no error). Guide: docs/guide/mcp.md.
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
@@ -146,8 +146,9 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     upstreams.map((server) => [server.name, 'connecting']),
   );
   const log = createEventLog(io);
-  // with --http, SIGINT/SIGTERM stop the server at any point, start-up included
-  const stopping = http === undefined ? undefined : onStopSignal();
+  // SIGINT, SIGTERM and SIGHUP stop the server in order at any point, start-up included: the
+  // calls in progress finish and the upstream servers are stopped, on stdio as over HTTP
+  const stopping = onStopSignal();
   let gateway: Gateway | undefined;
   // listen before the slow part (loading, the upstreams' first connection): meanwhile /healthz
   // answers and /readyz says "starting", instead of a refused connection
@@ -190,7 +191,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       cwd: io.cwd,
       startupWaitMs: STARTUP_WAIT_MS,
       ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }),
-      ...(stopping === undefined ? {} : { signal: stopping.signal }),
+      signal: stopping.signal,
       onEvent: (event) => {
         if (event.type === 'upstream') upstreamStates.set(event.status.name, event.status.state);
         if (event.type === 'found-tool-called') recorder?.record(event);
@@ -225,25 +226,29 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       io.stderr(
         `toolcap mcp: serving ${tools.length} tool(s) at ${endpoint.url}${values.stateless === true ? ' (stateless)' : ''}\n`,
       );
-      await stopping?.stopped;
+      await stopping.stopped;
       // the endpoint starts refusing in the same tick (in finally), so /readyz says 503 from now
       io.stderr('toolcap mcp: stopping\n');
     } else {
       io.stderr(`toolcap mcp: serving ${tools.length} tool(s) over stdio\n`);
+      const onSignal = () => io.stderr('toolcap mcp: stopping\n');
+      stopping.signal.addEventListener('abort', onSignal, { once: true });
       await gateway.serveStdio({
         input: (io.stdin ?? process.stdin) as Readable,
         write: io.stdout,
         ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
         drainTimeoutMs: (callTimeoutMs ?? 60_000) + 5_000,
         onProblem: (problem) => io.stderr(`toolcap mcp: refused a message: ${problem}\n`),
+        signal: stopping.signal,
       });
+      stopping.signal.removeEventListener('abort', onSignal);
     }
   } catch (error) {
     // a signal during start-up: createGateway stopped the upstreams it had started
-    if (stopping?.signal.aborted !== true) throw error;
+    if (!stopping.signal.aborted) throw error;
     io.stderr('toolcap mcp: stopping (during start-up)\n');
   } finally {
-    stopping?.dispose();
+    stopping.dispose();
     // the requests in progress finish first: they may still need the upstream servers
     await endpoint?.close();
     await gateway?.close();
@@ -407,7 +412,13 @@ function createEventLog(io: CliIo): (event: GatewayEvent) => void {
   };
 }
 
-/** A signal aborted by the first SIGINT or SIGTERM, and a promise of that moment. */
+/** The signals that stop `toolcap mcp` in order (SIGHUP: the terminal or session went away). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * A signal aborted by the first stop signal, and a promise of that moment. The handlers are
+ * removed then, so a second signal ends the process at once.
+ */
 function onStopSignal(): { signal: AbortSignal; stopped: Promise<void>; dispose(): void } {
   const controller = new AbortController();
   let resolveStopped: () => void = () => {};
@@ -420,11 +431,9 @@ function onStopSignal(): { signal: AbortSignal; stopped: Promise<void>; dispose(
     resolveStopped();
   };
   const dispose = () => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    for (const name of STOP_SIGNALS) process.off(name, stop);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  for (const name of STOP_SIGNALS) process.once(name, stop);
   return { signal: controller.signal, stopped, dispose };
 }
 

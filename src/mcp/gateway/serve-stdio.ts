@@ -27,6 +27,11 @@ export interface ServeStdioOptions {
   drainTimeoutMs?: number;
   /** A message that was refused or dropped, described for the operator. */
   onProblem?: (problem: string) => void;
+  /**
+   * Stops as the end of input does when it aborts (a stop signal): no further message is read,
+   * the requests in progress are answered, then the server closes.
+   */
+  signal?: AbortSignal;
 }
 
 const SNIFF_BYTES = 512;
@@ -36,8 +41,8 @@ const SNIFF_BYTES = 512;
  * frames lines itself: a line longer than `maxMessageBytes` is skipped as it streams (never
  * buffered whole) and refused with an error naming the limit; text that is not JSON, a message
  * that is no valid JSON-RPC request and malformed parameters get an error answer instead of
- * silence. At end of input the requests still running are answered before the server closes.
- * Resolves when the server has closed.
+ * silence. At end of input, or when `signal` aborts, the requests still running are answered
+ * before the server closes. Resolves when the server has closed.
  */
 export async function serveStdio(server: Server, options: ServeStdioOptions): Promise<void> {
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -93,13 +98,28 @@ export async function serveStdio(server: Server, options: ServeStdioOptions): Pr
     splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   };
   options.input.on('data', onData);
+  const stopReading = () => {
+    options.input.off('data', onData);
+    // stopped before the input ended (a signal): a stream still flowing keeps the process up
+    options.input.pause();
+  };
+  const { signal } = options;
+  let onAbort: (() => void) | undefined;
   const ended = new Promise<void>((resolve) => {
     options.input.once('end', resolve);
     options.input.once('close', resolve);
     options.input.once('error', resolve);
+    // at once, not after an await: a line arriving meanwhile must not be read
+    onAbort = () => {
+      stopReading();
+      resolve();
+    };
+    if (signal?.aborted === true) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
   await Promise.race([ended, closed]);
-  options.input.off('data', onData);
+  if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+  stopReading();
   splitter.end();
   // every forwarded line reaches the server before we look for requests still running
   forward.end();
