@@ -2,6 +2,7 @@ import { ToolcapError } from '../errors/toolcap-error.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from '../format/limits.js';
 import type { SelectionStrategy, ToolCategory, ToolDefinition, Warning } from '../format/types.js';
 import { type GroupProblem, validateGroupDocument } from '../load/validate-group-file.js';
+import { toCanonicalToolName } from '../providers/import/to-canonical-tool-name.js';
 import { suggestKeywords } from './suggest-keywords.js';
 
 /** The published JSON Schema of group files, written as `"$schema"` so editors validate. */
@@ -27,8 +28,11 @@ export interface ImportedTool {
 export interface RenamedTool {
   from: string;
   to: string;
-  /** `invalid`: not a valid canonical name; `collision`: already used by another group. */
-  reason: 'invalid' | 'collision';
+  /**
+   * `invalid`: not a valid canonical name; `duplicate`: another tool of the list has the name
+   * (or gets it once converted); `collision`: already used by another group.
+   */
+  reason: 'invalid' | 'duplicate' | 'collision';
 }
 
 /** Options of `buildImportedGroup`. */
@@ -62,7 +66,10 @@ export interface BuildImportedGroupOptions {
 export interface ImportedGroup {
   /** The group file's content, ready for `JSON.stringify`. */
   document: Record<string, unknown>;
-  /** Names changed by conversion (`invalid`) or to avoid other groups' names (`collision`). */
+  /**
+   * Names changed by conversion (`invalid`), to keep two tools of the list apart (`duplicate`)
+   * or to avoid other groups' names (`collision`).
+   */
   renamed: RenamedTool[];
   /** The category each written tool got, and the rule that chose it. */
   categories: { tool: string; category: ToolCategory; source: CategorySource }[];
@@ -104,7 +111,13 @@ export function buildImportedGroup(
       renamed.push({
         from: originalName,
         to: name,
-        reason: name !== definition.name ? 'collision' : 'invalid',
+        reason:
+          name !== definition.name
+            ? 'collision'
+            : // the converter numbers a name another tool of the list already has (`dup_2`)
+              definition.name !== toCanonicalToolName(originalName)
+              ? 'duplicate'
+              : 'invalid',
       });
     }
     if (name !== definition.name) {

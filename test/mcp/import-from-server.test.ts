@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { createTempDir } from '../helpers/temp-files.js';
-import { ALPHA_SERVER, BETA_SERVER } from './gateway-helpers.js';
+import { ALPHA_SERVER, BETA_SERVER, REPO_ROOT } from './gateway-helpers.js';
 
 function writeServers(dir: string, alphaEnv: Record<string, string> = {}): void {
   writeFileSync(
@@ -106,6 +106,60 @@ describe('toolcap import --from-server', () => {
     expect(ghost.code).toBe(1);
     expect(ghost.stderr).toMatch(
       /^toolcap: could not list the tools of server "ghost" \(\/nonexistent\/server-binary\): .*ENOENT/,
+    );
+  });
+});
+
+/** The listing fixture: its tools and capabilities come from its environment. */
+const LISTING_SERVER = join(REPO_ROOT, 'test', 'fixtures', 'mcp-upstreams', 'listing-server.mjs');
+
+function writeListingServer(dir: string, file: string, name: string, env: Record<string, string>) {
+  writeFileSync(
+    join(dir, file),
+    JSON.stringify({
+      mcpServers: { [name]: { command: process.execPath, args: [LISTING_SERVER], env } },
+    }),
+  );
+}
+
+describe('toolcap import --from-server, servers with odd lists', () => {
+  const tool = (name: string) => ({
+    name,
+    description: `The ${name} tool of the listing server.`,
+    inputSchema: { type: 'object' },
+  });
+
+  it('reports a name the server lists twice as a duplicate', async () => {
+    const dir = createTempDir();
+    writeListingServer(dir, 'servers.json', 'dups', {
+      LISTING_TOOLS: JSON.stringify([tool('dup'), tool('dup')]),
+    });
+    const json = await runCli(
+      ['import', '--from-server', 'servers.json', '--server', 'dups', '--json', '--out', 'a'],
+      { cwd: dir },
+    );
+    expect(json.code).toBe(0);
+    expect(json.json()).toMatchObject({
+      renamed: [{ from: 'dup', to: 'dup_2', reason: 'duplicate' }],
+    });
+    const text = await runCli(
+      ['import', '--from-server', 'servers.json', '--server', 'dups', '--out', 'b'],
+      { cwd: dir },
+    );
+    expect(text.stdout).toContain(
+      'Renamed (1):\n  dup -> dup_2 (another tool of the list has the name)\n',
+    );
+  });
+
+  it('says the server lists no tools, without speaking of --from', async () => {
+    const dir = createTempDir();
+    writeListingServer(dir, 's-empty.json', 'empty', {});
+    const result = await runCli(['import', '--from-server', 's-empty.json', '--server', 'empty'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'toolcap: the server "empty" of s-empty.json lists no tools (its tools/list is empty). Nothing was written\n',
     );
   });
 });

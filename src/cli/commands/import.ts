@@ -138,9 +138,17 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const written = (imported.document.tools as unknown[]).length;
   if (written === 0) {
     const first = imported.warnings[0];
+    const warnings =
+      first === undefined
+        ? ''
+        : ` (${imported.warnings.length} warning(s); the first: ${formatWarning(first)})`;
     throw new ToolcapError(
       'IMPORT_NO_TOOLS',
-      `no tool of ${file} could be imported as --from ${options.from}${first === undefined ? ' (it holds no tools)' : ` (${imported.warnings.length} warning(s); the first: ${formatWarning(first)})`}; check --from. Nothing was written`,
+      server === undefined
+        ? `no tool of ${file} could be imported as --from ${options.from}${first === undefined ? ' (it holds no tools)' : warnings}; check --from. Nothing was written`
+        : first === undefined
+          ? `the server "${server.name}" of ${server.config} lists no tools (its tools/list is empty). Nothing was written`
+          : `no tool of the server "${server.name}" of ${server.config} could be imported${warnings}. Nothing was written`,
     );
   }
   await mkdir(outDir, { recursive: true });
@@ -279,7 +287,16 @@ async function readServerTools(
   values: Record<string, unknown>,
   positionals: readonly string[],
   io: CliIo,
-): Promise<{ input: unknown; label: string; defaults: Record<string, string> } | undefined> {
+): Promise<
+  | {
+      input: unknown;
+      label: string;
+      name: string;
+      config: string;
+      defaults: Record<string, string>;
+    }
+  | undefined
+> {
   const config = optionalString(values['from-server'] as string | undefined);
   const name = optionalString(values.server as string | undefined);
   if (config === undefined) {
@@ -303,6 +320,8 @@ async function readServerTools(
   return {
     input: { tools: snapshot.tools },
     label: `${config} (server ${name})`,
+    name,
+    config,
     defaults: { from: 'mcp', group: snapshot.group, version: snapshot.version },
   };
 }
@@ -436,7 +455,7 @@ function printReport(
     io.stdout(`Renamed (${imported.renamed.length}):\n`);
     for (const entry of imported.renamed) {
       io.stdout(
-        `  ${entry.from} -> ${entry.to}${entry.reason === 'collision' ? ' (name used by another group)' : ''}\n`,
+        `  ${entry.from} -> ${entry.to}${entry.reason === 'collision' ? ' (name used by another group)' : entry.reason === 'duplicate' ? ' (another tool of the list has the name)' : ''}\n`,
       );
     }
   }

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '../../format/types.js';
+import type { GatewayRename } from '../../mcp/gateway/build-catalog.js';
 import {
   createGateway,
   type Gateway,
@@ -399,7 +400,7 @@ function createEventLog(io: CliIo): (event: GatewayEvent) => void {
         const lines = [
           ...event.summary.renamed.map(
             (entry) =>
-              `renamed "${entry.from}" of upstream "${entry.server}" to "${entry.to}"${entry.reason === 'collision' ? ' (the name is taken by another group)' : ' (not a valid tool name)'}`,
+              `renamed "${entry.from}" of upstream "${entry.server}" to "${entry.to}" (${renameReason(entry)})`,
           ),
           ...event.summary.notes,
         ];
@@ -410,6 +411,22 @@ function createEventLog(io: CliIo): (event: GatewayEvent) => void {
       }
     }
   };
+}
+
+/** Why an upstream tool is served under another name, for the operator. */
+function renameReason(entry: GatewayRename): string {
+  switch (entry.reason) {
+    case 'invalid':
+      return 'not a valid tool name';
+    case 'duplicate':
+      return 'the server lists another tool under that name';
+    case 'collision':
+      return 'the name is taken by another group';
+    case 'reserved':
+      return "the name is the gateway's own tool in this --expose mode";
+    case 'served':
+      return `${entry.heldBy === undefined || entry.heldBy === 'local' ? 'a local tool' : `upstream "${entry.heldBy.server}"`} had the name before "${entry.server}" came up; a served name keeps its tool while the gateway runs, a restart names tools by file order`;
+  }
 }
 
 /** The signals that stop `toolcap mcp` in order (SIGHUP: the terminal or session went away). */

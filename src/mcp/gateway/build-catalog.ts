@@ -1,5 +1,6 @@
 import type { JsonSchema, RegisteredTool, ToolDefinition } from '../../format/types.js';
 import type { RenamedTool } from '../../migrate/build-imported-group.js';
+import { toCanonicalToolName } from '../../providers/import/to-canonical-tool-name.js';
 import { createRegistry } from '../../toolcap/create-registry.js';
 import type { Registry } from '../../toolcap/registry.js';
 import { errorMessage } from '../../util/error-message.js';
@@ -16,9 +17,21 @@ export interface UpstreamRoute {
   tool: string;
 }
 
+/** Who serves a gateway name: a local tool, or an upstream server's tool. */
+export type NameOwner = UpstreamRoute | 'local';
+
 /** A renamed upstream tool and the server it belongs to. */
-export interface GatewayRename extends RenamedTool {
+export interface GatewayRename extends Omit<RenamedTool, 'reason'> {
   server: string;
+  /**
+   * Why: `invalid` (not a valid tool name), `duplicate` (the server lists another tool under the
+   * name), `collision` (a local tool or an earlier server in the file has it), `reserved` (the
+   * gateway's own `find_tools` or `call_tool`), `served` (the gateway has served the name for
+   * another tool since earlier in this process: names never move while it runs).
+   */
+  reason: RenamedTool['reason'] | 'reserved' | 'served';
+  /** With `served`: who serves the name. */
+  heldBy?: NameOwner;
 }
 
 /**
@@ -50,6 +63,8 @@ export interface Catalog {
   renamed: readonly GatewayRename[];
   /** Problems and conversion notes for the operator. */
   notes: readonly string[];
+  /** Every name served by this catalog or an earlier one, and who serves it. */
+  served: ReadonlyMap<string, NameOwner>;
 }
 
 /** What a catalog is built from. */
@@ -60,6 +75,11 @@ export interface CatalogInput {
   upstreams: readonly { server: UpstreamServer; listing: UpstreamListing | undefined }[];
   /** Names of the gateway's own tools (`find_tools`, `call_tool`), never used for others. */
   reserved: readonly string[];
+  /**
+   * Names earlier catalogs of this process served, and who: each keeps pointing at its tool, so
+   * a server that comes up late never takes a name a client may already use. Default: none.
+   */
+  served?: ReadonlyMap<string, NameOwner>;
 }
 
 interface LocalBase {
@@ -69,31 +89,38 @@ interface LocalBase {
 }
 
 /**
- * Builds catalogs; it keeps, per loaded registry, the local groups re-registered into a fresh
- * registry, so a new upstream listing does not redo them.
+ * Builds the catalogs of one gateway. It remembers every name its catalogs served, so a name
+ * keeps pointing at the same tool for the builder's life, and keeps, per loaded registry, the
+ * local groups re-registered into a fresh registry, so a new upstream listing does not redo them.
  */
 export class CatalogBuilder {
   readonly #bases = new WeakMap<Registry, Map<string, LocalBase>>();
+  #served: ReadonlyMap<string, NameOwner> = new Map();
 
-  /** See `buildCatalog`. */
-  build(input: CatalogInput): Catalog {
-    return buildCatalog(input, this.#bases);
+  /** See `buildCatalog`; the names served so far are added to `input.served`. */
+  build(input: Omit<CatalogInput, 'served'>): Catalog {
+    const catalog = buildCatalog({ ...input, served: this.#served }, this.#bases);
+    this.#served = catalog.served;
+    return catalog;
   }
 }
 
 /**
  * Builds a catalog: the local groups (without the overlays, whose tools come from their servers),
  * then each listed upstream as a group (`buildUpstreamGroup`), in configuration order, so name
- * collisions always resolve the same way: local tools keep their names, the first server to list
+ * collisions resolve the same way: local tools keep their names, the first server to list
  * a name keeps it (even when its overlay hides the tool), and later servers' tools become
- * `<group>_<name>`. Without upstreams the loaded
- * registry is served as is.
+ * `<group>_<name>`. A name in `input.served` is the exception: it stays with its tool, so a
+ * server that lists late (it was down at start) gets `<group>_<name>` for a name another tool
+ * has been served under, and a local tool added later under such a name is not served. Without
+ * upstreams the loaded registry is served as is.
  */
 function buildCatalog(
   input: CatalogInput,
   bases: WeakMap<Registry, Map<string, LocalBase>>,
 ): Catalog {
   const { local, reserved } = input;
+  const served = new Map(input.served);
   if (input.upstreams.length === 0 && reserved.every((name) => !local.has(name))) {
     return {
       registry: local,
@@ -105,11 +132,13 @@ function buildCatalog(
       shadowed: [],
       renamed: [],
       notes: [],
+      served,
     };
   }
   const upstreamGroups = new Set(input.upstreams.map(({ server }) => server.group));
-  const base = localBase(local, upstreamGroups, reserved, bases);
+  const base = localBase(local, upstreamGroups, reserved, served, bases);
   let registry = base.registry;
+  for (const tool of registry.list()) if (!served.has(tool.name)) served.set(tool.name, 'local');
   const routes = new Map<string, UpstreamRoute>();
   const annotations = new Map<string, Record<string, unknown>>();
   const inputSchemas = new Map<string, JsonSchema>();
@@ -119,12 +148,7 @@ function buildCatalog(
   const taken = new Set<string>([...reserved, ...registry.list().map((tool) => tool.name)]);
   for (const { server, listing } of input.upstreams) {
     if (listing === undefined) continue;
-    const group = buildUpstreamGroup({
-      server,
-      listing,
-      overlay: input.overlays.get(server.group),
-      reserved: taken,
-    });
+    const group = buildServedGroup(server, listing, input, taken, served);
     for (const note of group.notes) notes.push(`server "${server.name}": ${note}`);
     try {
       registry = registry.register(group.document);
@@ -135,13 +159,18 @@ function buildCatalog(
       );
       continue;
     }
-    for (const [name, tool] of group.routes) routes.set(name, { server: server.name, tool });
+    // before this server's names join `taken`: the reasons compare with what came before it
+    for (const entry of group.renamed)
+      renamed.push(renameReason(entry, server, input, taken, served));
+    for (const [name, tool] of group.routes) {
+      routes.set(name, { server: server.name, tool });
+      if (!served.has(name)) served.set(name, { server: server.name, tool });
+    }
     // hidden tools hold their names too: hiding one never renames a later server's tool
     for (const name of group.names) taken.add(name);
     for (const [name, value] of group.annotations) annotations.set(name, value);
     for (const [name, schema] of group.inputSchemas) inputSchemas.set(name, schema);
     for (const name of group.pinned) pinned.add(name);
-    for (const entry of group.renamed) renamed.push({ ...entry, server: server.name });
   }
   return {
     registry,
@@ -153,16 +182,76 @@ function buildCatalog(
     shadowed: base.shadowed,
     renamed,
     notes,
+    served,
   };
+}
+
+/**
+ * One server's group, named around `taken` (the local tools and earlier servers) and around
+ * the names served for other tools: another server's, a local tool's, or another tool of this
+ * server's (a name the server's conversion now gives a different tool).
+ */
+function buildServedGroup(
+  server: UpstreamServer,
+  listing: UpstreamListing,
+  input: CatalogInput,
+  taken: ReadonlySet<string>,
+  served: ReadonlyMap<string, NameOwner>,
+): ReturnType<typeof buildUpstreamGroup> {
+  const reserved = new Set(taken);
+  for (const [name, owner] of served) if (!isOwnedBy(owner, server.name)) reserved.add(name);
+  // each round reserves at least one more name: bounded by the number of tools
+  for (let round = 0; ; round++) {
+    const group = buildUpstreamGroup({
+      server,
+      listing,
+      overlay: input.overlays.get(server.group),
+      reserved,
+    });
+    const moved = [...group.routes].filter(([name, tool]) => {
+      const owner = served.get(name);
+      return owner !== undefined && owner !== 'local' && owner.tool !== tool;
+    });
+    if (moved.length === 0 || round > listing.tools.length) return group;
+    for (const [name] of moved) reserved.add(name);
+  }
+}
+
+function isOwnedBy(owner: NameOwner, server: string): boolean {
+  return owner !== 'local' && owner.server === server;
+}
+
+/** The rename with the gateway's reason: its own tools' names, and names held for others. */
+function renameReason(
+  entry: RenamedTool,
+  server: UpstreamServer,
+  input: CatalogInput,
+  taken: ReadonlySet<string>,
+  served: ReadonlyMap<string, NameOwner>,
+): GatewayRename {
+  const rename: GatewayRename = { ...entry, server: server.name };
+  if (entry.reason !== 'collision') return rename;
+  const wanted = toCanonicalToolName(entry.from);
+  if (input.reserved.includes(wanted)) return { ...rename, reason: 'reserved' };
+  const owner = served.get(wanted);
+  if (taken.has(wanted) || owner === undefined) return rename;
+  return { ...rename, reason: 'served', heldBy: owner };
 }
 
 function localBase(
   local: Registry,
   upstreamGroups: ReadonlySet<string>,
   reserved: readonly string[],
+  served: ReadonlyMap<string, NameOwner>,
   cache: WeakMap<Registry, Map<string, LocalBase>>,
 ): LocalBase {
-  const key = [...upstreamGroups, '', ...reserved].join('\0');
+  // local tools whose names upstream tools have been served under (a group file added later)
+  const heldUpstream = new Map<string, UpstreamRoute>();
+  for (const tool of local.list()) {
+    const owner = served.get(tool.name);
+    if (owner !== undefined && owner !== 'local') heldUpstream.set(tool.name, owner);
+  }
+  const key = [...upstreamGroups, '', ...reserved, '', ...heldUpstream.keys()].join('\0');
   let bases = cache.get(local);
   if (bases === undefined) {
     bases = new Map();
@@ -197,6 +286,14 @@ function localBase(
         shadowed.push({
           name: tool.name,
           reason: `the name is the gateway's own ${tool.name} tool in this expose mode; rename the tool`,
+        });
+        continue;
+      }
+      const holder = heldUpstream.get(tool.name);
+      if (holder !== undefined) {
+        shadowed.push({
+          name: tool.name,
+          reason: `the gateway serves the tool "${holder.tool}" of upstream "${holder.server}" under this name, and names never move while it runs; rename the tool, or restart the gateway to give local tools their names`,
         });
         continue;
       }
