@@ -375,6 +375,11 @@ function createEventLog(io: CliIo): (event: GatewayEvent) => void {
           io.stderr(
             `toolcap mcp: upstream "${status.name}" available (${info}${status.tools} tool(s)${status.pid === undefined ? '' : `, pid ${status.pid}`})\n`,
           );
+          if (status.offersTools === false) {
+            io.stderr(
+              `toolcap mcp: upstream "${status.name}" offers no tools (its initialize result has no "tools" capability); it stays connected with 0 tools\n`,
+            );
+          }
         } else if (status.state === 'unavailable') {
           io.stderr(
             `toolcap mcp: upstream "${status.name}" unavailable: ${status.reason ?? 'unknown reason'}; retrying in ${status.retryInMs ?? 0} ms\n`,

@@ -10,6 +10,11 @@ export interface UpstreamListing {
   server?: { name: string; version: string; title?: string };
   /** The server's `instructions` from the handshake. */
   instructions?: string;
+  /**
+   * False when the server declared no `tools` capability in its handshake (a server of resources
+   * or prompts only): it has no `tools/list`, and `tools` is empty.
+   */
+  offersTools?: false;
 }
 
 /** Pages followed before a listing is cut short: a server that never ends its cursor chain. */
@@ -19,12 +24,18 @@ const MAX_PAGES = 100;
  * Every tool of a connected server: `tools/list`, following `nextCursor` until the server
  * stops giving one. A cursor that repeats, or more than 100 pages, is an error (a server bug
  * that would otherwise loop forever). Entries are kept raw: `fromProvider` repairs or skips
- * malformed ones with a warning each, where a strict schema would reject the whole list.
+ * malformed ones with a warning each, where a strict schema would reject the whole list. A
+ * server that declared no `tools` capability is not asked: its listing is empty, with
+ * `offersTools: false`.
  */
 export async function listUpstreamTools(
   client: Client,
   options: { timeoutMs: number },
 ): Promise<UpstreamListing> {
+  // the capability says whether tools/list exists at all (resources-only servers answer -32601)
+  if (client.getServerCapabilities()?.tools === undefined) {
+    return { ...describe(client, []), offersTools: false };
+  }
   // the SDK loads on first use: `toolcap import` reaches this module without needing it
   const { ResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const tools: unknown[] = [];

@@ -20,7 +20,8 @@ export interface UpstreamSnapshot {
  * Connects to the server `name` of an MCP client configuration file, reads its whole
  * `tools/list` and disconnects (a stdio server's process is stopped). Throws a ToolcapError:
  * `UPSTREAM_CONFIG_INVALID` for the file, `UPSTREAM_UNKNOWN_SERVER` (with the names it has),
- * `UPSTREAM_UNREACHABLE` when the server cannot be started, reached or listed.
+ * `UPSTREAM_UNREACHABLE` when the server cannot be started, reached or listed,
+ * `UPSTREAM_NO_TOOLS` when it declares no `tools` capability.
  */
 export async function snapshotUpstream(
   path: string,
@@ -53,6 +54,12 @@ export async function snapshotUpstream(
     throw new ToolcapError(
       'UPSTREAM_UNREACHABLE',
       `could not list the tools of server "${server.name}" (${server.transport === 'stdio' ? server.command : server.url}): ${errorMessage(error)}`,
+    );
+  }
+  if (listing.offersTools === false) {
+    throw new ToolcapError(
+      'UPSTREAM_NO_TOOLS',
+      `the server "${server.name}" of ${options.file} offers no tools (its initialize result has no "tools" capability: it serves resources or prompts only); there is nothing to import`,
     );
   }
   const reported = listing.server?.version;

@@ -38,6 +38,11 @@ export interface UpstreamStatus {
   server?: { name: string; version: string; title?: string };
   /** Tools in its last listing (kept while it is unavailable). */
   tools: number;
+  /**
+   * False when the server declared no `tools` capability (resources or prompts only): it is
+   * available with 0 tools, and not restarted for that.
+   */
+  offersTools?: false;
   /** Times it came back after being unavailable. */
   restarts: number;
   /** Process id of a stdio server while it runs. */
@@ -124,6 +129,7 @@ export class UpstreamConnection {
       ...(this.#retryInMs === undefined ? {} : { retryInMs: this.#retryInMs }),
       ...(info === undefined ? {} : { server: info }),
       tools: this.#listing?.tools.length ?? 0,
+      ...(this.#listing?.offersTools === false ? { offersTools: false as const } : {}),
       restarts: this.#restarts,
       ...(typeof pid === 'number' && this.#state === 'available' ? { pid } : {}),
     };
