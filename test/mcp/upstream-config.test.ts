@@ -114,14 +114,19 @@ describe('parseUpstreamConfig', () => {
   it('accepts the VS Code "servers" key and reports bad JSON with its position', () => {
     expect(parse({ servers: { a: { type: 'stdio', command: 'x' } } }).servers).toHaveLength(1);
     expect(() => parseUpstreamConfig('{"mcpServers": {', { file: 'c.json' })).toThrow(
-      /^c\.json: 1:\d+: invalid JSON/,
+      /^c\.json:1:\d+: invalid JSON: /,
     );
+    // the position is where the text goes wrong, as for every other mistake in the file
+    expect(() =>
+      parseUpstreamConfig('{"mcpServers": {"a": {"command": "x"},}}', { file: 'trailing.json' }),
+    ).toThrow(/^trailing\.json:1:39: invalid JSON: /);
     expect(() => parseUpstreamConfig('  ', { file: 'c.json' })).toThrow('c.json: is empty');
   });
 
   it('reads a file, resolving cwd against its directory, and names an unreadable one', async () => {
     const dir = createTempDir({
       'conf/servers.json': { mcpServers: { a: { command: 'x', cwd: 'work' } } },
+      'conf/work/.keep': '',
     });
     const config = await readUpstreamConfig(join(dir, 'conf', 'servers.json'), {
       file: 'conf/servers.json',
@@ -130,5 +135,69 @@ describe('parseUpstreamConfig', () => {
     await expect(readUpstreamConfig(join(dir, 'nope.json'), { file: 'nope.json' })).rejects.toThrow(
       /^cannot read the upstream configuration nope\.json: ENOENT/,
     );
+  });
+
+  it('refuses a cwd that is not an existing directory when it reads the file', async () => {
+    const dir = createTempDir({
+      'missing.json': { mcpServers: { a: { command: 'node', cwd: 'nope-dir' } } },
+      'file.json': { mcpServers: { a: { command: 'node', cwd: 'file.json' } } },
+    });
+    await expect(
+      readUpstreamConfig(join(dir, 'missing.json'), { file: 'missing.json' }),
+    ).rejects.toThrow(
+      `missing.json:5:7: mcpServers.a.cwd names the directory ${join(dir, 'nope-dir')}, which does not exist; create it or fix the path (a relative cwd is resolved against the directory of missing.json)`,
+    );
+    await expect(readUpstreamConfig(join(dir, 'file.json'), { file: 'file.json' })).rejects.toThrow(
+      `file.json:5:7: mcpServers.a.cwd names ${join(dir, 'file.json')}, which is not a directory`,
+    );
+    // a disabled server is not started: its cwd does not matter
+    const disabled = createTempDir({
+      'servers.json': {
+        mcpServers: { a: { command: 'node' }, b: { command: 'node', cwd: 'gone', disabled: true } },
+      },
+    });
+    const config = await readUpstreamConfig(join(disabled, 'servers.json'), {
+      file: 'servers.json',
+    });
+    expect(config.servers.map((server) => server.name)).toEqual(['a']);
+  });
+
+  it.each([
+    ['yes', 'mcpServers.a.disabled must be true or false, got "yes"'],
+    [1, 'mcpServers.a.disabled must be true or false, got 1'],
+    [null, 'mcpServers.a.disabled must be true or false, got null'],
+  ])('refuses "disabled": %j', (value, message) => {
+    expect(() => parse({ mcpServers: { a: { command: 'x', disabled: value } } })).toThrow(
+      /^servers\.json:5:7: /,
+    );
+    expect(() => parse({ mcpServers: { a: { command: 'x', disabled: value } } })).toThrow(message);
+    expect(parse({ mcpServers: { a: { command: 'x', disabled: false } } }).servers).toHaveLength(1);
+  });
+
+  it('suggests the field a typo was meant to be, and ignores the fields other clients add', () => {
+    expect(() => parse({ mcpServers: { a: { comand: 'node', args: ['s.js'] } } })).toThrow(
+      'servers.json:4:7: mcpServers.a.comand is not a field of a server; did you mean "command"? (fields: command, args, env, cwd, url, headers, type, disabled)',
+    );
+    expect(() => parse({ mcpServers: { a: { url: 'http://h/mcp', header: {} } } })).toThrow(
+      'mcpServers.a.header is not a field of a server; did you mean "headers"?',
+    );
+    expect(() => parse({ mcpServers: { a: { command: 'x', disable: true } } })).toThrow(
+      'mcpServers.a.disable is not a field of a server; did you mean "disabled"?',
+    );
+    const config = parse({
+      mcpServers: {
+        a: {
+          command: 'x',
+          alwaysAllow: ['read'],
+          autoApprove: [],
+          timeout: 60,
+          envFile: '.env',
+          description: 'a server',
+          trust: true,
+        },
+      },
+    });
+    expect(config.servers).toHaveLength(1);
+    expect(config.notes).toEqual([]);
   });
 });

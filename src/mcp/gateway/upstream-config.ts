@@ -1,9 +1,11 @@
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ToolcapError } from '../../errors/toolcap-error.js';
 import { type JsonDocument, parseJsonDocument } from '../../load/parse-json-document.js';
 import { toGroupName } from '../../migrate/to-group-name.js';
 import { errorMessage } from '../../util/error-message.js';
+import { suggestSimilar } from '../../util/suggest-similar.js';
 
 interface UpstreamServerBase {
   /** The server's key in `mcpServers`, as written. */
@@ -48,6 +50,12 @@ export interface UpstreamConfigOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
+/**
+ * The fields of a server entry this reader uses. Other fields are ignored (clients add their
+ * own: `alwaysAllow`, `timeout`, `envFile`, ...), unless one is a likely typo of these.
+ */
+const SERVER_FIELDS = ['command', 'args', 'env', 'cwd', 'url', 'headers', 'type', 'disabled'];
+
 const TRANSPORT_TYPES = new Map<string, 'stdio' | 'http'>([
   ['stdio', 'stdio'],
   ['http', 'http'],
@@ -58,8 +66,8 @@ const TRANSPORT_TYPES = new Map<string, 'stdio' | 'http'>([
 /**
  * Reads an MCP client configuration file (`{ "mcpServers": { name: { command, args, env, cwd }
  * | { url, headers } } }`, the format Claude Desktop, Cursor and Claude Code use; VS Code's
- * `"servers"` key is accepted too). Throws a ToolcapError (`UPSTREAM_CONFIG_INVALID`) naming the
- * file, the field and the fix.
+ * `"servers"` key is accepted too), and checks that each `cwd` is an existing directory. Throws
+ * a ToolcapError (`UPSTREAM_CONFIG_INVALID`) naming the file, the field and the fix.
  */
 export async function readUpstreamConfig(
   path: string,
@@ -74,25 +82,37 @@ export async function readUpstreamConfig(
       `cannot read the upstream configuration ${options.file}: ${errorMessage(error)}`,
     );
   }
-  return parseUpstreamConfig(text, { ...options, file: options.file }, dirname(path));
+  return readConfigText(text, options, dirname(path), true);
 }
 
-/** Parses the text of an upstream configuration file; see `readUpstreamConfig`. */
+/**
+ * Parses the text of an upstream configuration file; see `readUpstreamConfig`. It never touches
+ * the file system: a `cwd` is resolved against `baseDir` but not checked.
+ */
 export function parseUpstreamConfig(
   text: string,
   options: UpstreamConfigOptions,
   baseDir: string = process.cwd(),
 ): UpstreamConfig {
+  return readConfigText(text, options, baseDir, false);
+}
+
+function readConfigText(
+  text: string,
+  options: UpstreamConfigOptions,
+  baseDir: string,
+  checkDirectories: boolean,
+): UpstreamConfig {
   const parsed = parseJsonDocument(text);
   if (!parsed.ok) {
-    throw configError(
-      options.file,
-      parsed.reason === 'empty'
-        ? 'is empty; write {"mcpServers": {"name": {"command": "..."}}}'
-        : `${parsed.position.line}:${parsed.position.column}: invalid JSON: ${parsed.message}`,
-    );
+    throw parsed.reason === 'empty'
+      ? configError(options.file, 'is empty; write {"mcpServers": {"name": {"command": "..."}}}')
+      : configError(
+          `${options.file}:${parsed.position.line}:${parsed.position.column}`,
+          `invalid JSON: ${parsed.message}`,
+        );
   }
-  const reader = new ConfigReader(parsed.document, options, baseDir);
+  const reader = new ConfigReader(parsed.document, options, baseDir, checkDirectories);
   return reader.read();
 }
 
@@ -101,12 +121,19 @@ class ConfigReader {
   readonly #file: string;
   readonly #env: Readonly<Record<string, string | undefined>>;
   readonly #baseDir: string;
+  readonly #checkDirectories: boolean;
 
-  constructor(document: JsonDocument, options: UpstreamConfigOptions, baseDir: string) {
+  constructor(
+    document: JsonDocument,
+    options: UpstreamConfigOptions,
+    baseDir: string,
+    checkDirectories: boolean,
+  ) {
     this.#document = document;
     this.#file = options.file;
     this.#env = options.env ?? process.env;
     this.#baseDir = baseDir;
+    this.#checkDirectories = checkDirectories;
   }
 
   read(): UpstreamConfig {
@@ -135,10 +162,18 @@ class ConfigReader {
       const pointer = `/${key}/${escapePointer(name)}`;
       if (!isObject(entry))
         this.#fail(pointer, 'must be an object ({"command": ...} or {"url": ...})');
-      if (entry.disabled === true) {
+      const disabled = entry.disabled;
+      if (disabled !== undefined && typeof disabled !== 'boolean') {
+        this.#fail(
+          `${pointer}/disabled`,
+          `must be true or false, got ${JSON.stringify(disabled) ?? typeName(disabled)}`,
+        );
+      }
+      if (disabled === true) {
         notes.push(`server "${name}" is disabled in ${this.#file}; skipped`);
         continue;
       }
+      this.#checkFields(entry, pointer);
       const group = uniqueGroup(toGroupName(name), groups);
       if (group !== toGroupName(name)) {
         notes.push(
@@ -205,6 +240,7 @@ class ConfigReader {
       entry.cwd === undefined
         ? undefined
         : resolve(this.#baseDir, this.#string(entry.cwd, `${pointer}/cwd`, 'a directory'));
+    if (cwd !== undefined && this.#checkDirectories) this.#checkDirectory(cwd, `${pointer}/cwd`);
     return {
       transport: 'stdio',
       name,
@@ -214,6 +250,33 @@ class ConfigReader {
       env: this.#stringRecord(entry.env, `${pointer}/env`),
       ...(cwd === undefined ? {} : { cwd }),
     };
+  }
+
+  /** A field no reader uses but that is one edit or so from a known one: a typo, refused. */
+  #checkFields(entry: Record<string, unknown>, pointer: string): void {
+    for (const key of Object.keys(entry)) {
+      if (SERVER_FIELDS.includes(key)) continue;
+      const [suggestion] = suggestSimilar(key, SERVER_FIELDS, 1);
+      if (suggestion === undefined) continue;
+      this.#fail(
+        `${pointer}/${escapePointer(key)}`,
+        `is not a field of a server; did you mean "${suggestion}"? (fields: ${SERVER_FIELDS.join(', ')})`,
+      );
+    }
+  }
+
+  /** A `cwd` that is no directory would fail every start as a missing program (spawn ENOENT). */
+  #checkDirectory(directory: string, pointer: string): void {
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(directory).isDirectory();
+    } catch {
+      this.#fail(
+        pointer,
+        `names the directory ${directory}, which does not exist; create it or fix the path (a relative cwd is resolved against the directory of ${this.#file})`,
+      );
+    }
+    if (!isDirectory) this.#fail(pointer, `names ${directory}, which is not a directory`);
   }
 
   #string(value: unknown, pointer: string, what: string): string {
