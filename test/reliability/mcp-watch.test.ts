@@ -138,6 +138,11 @@ describe('toolcap mcp --watch --upstream', () => {
     );
     expect(await names()).not.toContain('fail');
     expect(notified).toBe(1);
+    // the accepted edit says what is served; the rejected one says only that it was rejected
+    expect(stderr.match(/reloaded the tools/g)).toHaveLength(1);
+    expect(stderr).toContain(
+      "toolcap mcp: reloaded the tools (0 loaded; serving 6 with the upstream servers' tools)\n",
+    );
 
     await client.close();
     expect(await exit).toBe(0);

@@ -196,6 +196,15 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       onEvent: (event) => {
         if (event.type === 'upstream') upstreamStates.set(event.status.name, event.status.state);
         if (event.type === 'found-tool-called') recorder?.record(event);
+        if (event.type === 'reloaded') {
+          // only now is the reload served: an edit whose overlays are broken never gets here
+          const served =
+            upstreams.length === 0
+              ? ''
+              : `; serving ${event.summary.tools} with the upstream servers' tools`;
+          io.stderr(`toolcap mcp: reloaded the tools (${event.registry.size} loaded${served})\n`);
+          printDiagnostics(io, reported(event.registry.diagnostics));
+        }
         log(event);
       },
     });
@@ -209,11 +218,10 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     const { tools, hidden } = gateway.listing();
     for (const { name, reason } of hidden)
       io.stderr(`toolcap mcp: not listing ${name} (${reason})\n`);
+    // a swapped registry is reported by the gateway's `reloaded` event, once it serves it
     watcher?.subscribe((change) => {
-      if (change.type === 'swapped') {
-        io.stderr(`toolcap mcp: reloaded the tools (${change.registry.size} loaded)\n`);
-        printDiagnostics(io, reported(change.registry.diagnostics));
-      } else if (change.type === 'rejected') {
+      if (change.type === 'swapped') return;
+      if (change.type === 'rejected') {
         io.stderr('toolcap mcp: an edit has errors; still serving the previous tools\n');
         printDiagnostics(io, change.errors);
       } else {
@@ -400,6 +408,7 @@ function createEventLog(io: CliIo): (event: GatewayEvent) => void {
         for (const problem of event.problems) io.stderr(`  ${problem}\n`);
         return;
       case 'found-tool-called':
+      case 'reloaded':
         return;
       case 'catalog': {
         const lines = [

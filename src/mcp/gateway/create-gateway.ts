@@ -92,6 +92,11 @@ export type GatewayEvent =
   | { type: 'stderr'; server: string; line: string }
   | { type: 'catalog'; summary: CatalogSummary }
   | { type: 'overlay-rejected'; problems: readonly string[] }
+  /**
+   * A new local registry (a reload of the group files) is served: `registry` is it, `summary`
+   * the catalog built with it. Not sent when its overlays were rejected (`overlay-rejected`).
+   */
+  | { type: 'reloaded'; registry: Registry; summary: CatalogSummary }
   /** `find_tools` fell back to words alone: the semantic scorer failed (the embedder's error). */
   | { type: 'semantic-failed'; message: string }
   /**
@@ -423,6 +428,7 @@ class ToolGateway implements Gateway, SessionHost {
     this.#local = local;
     this.#overlays = reading.overlays;
     this.#swap();
+    this.#emit({ type: 'reloaded', registry: local, summary: summarize(this.#catalog!) });
   }
 
   #swap(): void {
