@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -120,14 +121,70 @@ describe('gateway.listen (Streamable HTTP, in process)', () => {
     expect(JSON.parse(garbage.body)).toMatchObject({ id: null, error: { code: -32700 } });
     const badParams = await rawHttpRequest(http.url, {
       headers: host,
-      body: JSON.stringify([
-        { jsonrpc: '2.0', id: 4, method: 'tools/list', params: { cursor: 1 } },
-      ]),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: { cursor: 1 } }),
     });
     expect(badParams.status).toBe(200);
     expect(JSON.parse(badParams.body)).toMatchObject({ id: 4, error: { code: -32602 } });
     expect((await rawHttpRequest(http.url, { headers: host, body: INITIALIZE })).status).toBe(200);
     await http.close();
+  });
+
+  it('refuses a batch (a JSON array) with -32600 as stdio does, whatever it holds', async () => {
+    const gateway = await localGateway();
+    const http = await gateway.listen({ port: 0 });
+    const refusal = {
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message:
+          'a message must be one JSON object; batches (arrays) are not supported: send each message on its own',
+      },
+    };
+    const init = await rawHttpRequest(http.url, { headers: JSON_HEADERS, body: INITIALIZE });
+    const headers = {
+      ...JSON_HEADERS,
+      'mcp-session-id': String(init.headers['mcp-session-id']),
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    expect(
+      (await rawHttpRequest(http.url, { headers, body: JSON.stringify(initialized) })).status,
+    ).toBe(202);
+    const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    const batch = await rawHttpRequest(http.url, {
+      headers,
+      body: JSON.stringify([ping(2), ping(3)]),
+    });
+    expect(batch.status).toBe(400);
+    expect(JSON.parse(batch.body)).toEqual(refusal);
+    // one message alone is answered
+    const single = await rawHttpRequest(http.url, { headers, body: JSON.stringify(ping(4)) });
+    expect(JSON.parse(single.body)).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
+    const initializeBatch = await rawHttpRequest(http.url, {
+      headers: JSON_HEADERS,
+      body: `[${INITIALIZE}]`,
+    });
+    expect(initializeBatch.status).toBe(400);
+    expect(JSON.parse(initializeBatch.body)).toEqual(refusal);
+
+    // stdio answers the same batch with the same error
+    const input = new PassThrough();
+    let output = '';
+    const served = gateway.serveStdio({
+      input,
+      write: (text) => {
+        output += text;
+      },
+    });
+    input.end(`${INITIALIZE}\n${JSON.stringify([ping(2), ping(3)])}\n`);
+    await served;
+    expect(
+      output
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toContainEqual(refusal);
   });
 
   it('in stateless mode answers every POST alone and refuses GET', async () => {

@@ -35,7 +35,7 @@ export function checkJsonRpcMessage(value: unknown): MessageCheck {
     return invalid(
       null,
       Array.isArray(value)
-        ? 'a message must be one JSON object; batches (arrays) are not supported'
+        ? 'a message must be one JSON object; batches (arrays) are not supported: send each message on its own'
         : `a message must be a JSON object, got ${describeType(value)}`,
     );
   }

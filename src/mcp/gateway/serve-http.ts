@@ -319,15 +319,13 @@ class HttpEndpoint {
       );
       return;
     }
-    const checks: MessageCheck[] =
-      Array.isArray(value) && value.length > 0
-        ? value.map(checkJsonRpcMessage)
-        : [checkJsonRpcMessage(value)];
-    const failed = checks.find((check) => !check.ok);
-    if (failed !== undefined && !failed.ok) {
+    // one message per body, as on stdio: a batch (an array) is refused like any other malformed
+    // message (MCP 2025-06-18 dropped batches; the SDK's transport would still take them)
+    const check: MessageCheck = checkJsonRpcMessage(value);
+    if (!check.ok) {
       // a request with a readable id gets its error as a JSON-RPC answer the client can match
       const reply: JSONRPCErrorResponse =
-        failed.reply ?? errorResponse(null, JSON_RPC_ERRORS.invalidRequest, failed.problem);
+        check.reply ?? errorResponse(null, JSON_RPC_ERRORS.invalidRequest, check.problem);
       sendJson(res, reply.id === null ? 400 : 200, reply);
       return;
     }
@@ -353,9 +351,7 @@ class HttpEndpoint {
       await live.transport.handleRequest(req, res, value);
       return;
     }
-    const initializes = checks.some(
-      (check) => check.ok && check.kind === 'request' && check.method === 'initialize',
-    );
+    const initializes = check.kind === 'request' && check.method === 'initialize';
     if (!initializes) {
       sendJson(
         res,
