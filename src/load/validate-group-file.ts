@@ -7,7 +7,7 @@ import {
 } from '../format/generated/group-validators.js';
 import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
 import type { LoadLimits } from '../format/limits.js';
-import { groupNameFromFileName, normalizeTags } from '../format/names.js';
+import { groupNameFromFileName, isValidGroupName, normalizeTags } from '../format/names.js';
 import type {
   CostEstimate,
   DiagnosticSeverity,
@@ -218,7 +218,7 @@ function checkGroupSemantics(
         severity: 'error',
         code: 'GROUP_NAME_MISMATCH',
         pointer: '/group',
-        message: `group ${quoteValue(root.group)} does not match the file name ${quoteValue(options.fileName)}; rename the file to ${quoteValue(`${root.group}_tools.json`)} or set "group": ${quoteValue(expected ?? '<prefix>')}`,
+        message: `group ${quoteValue(root.group)} does not match the file name ${quoteValue(options.fileName)}; ${fixGroupNameMismatch(root.group, expected)}`,
       });
     }
   }
@@ -295,6 +295,31 @@ function checkGroupSemantics(
       });
     }
   }
+}
+
+/**
+ * The fixes of a group name that differs from its file's prefix, offering only valid group
+ * names: renaming the file to an invalid name, or setting an invalid "group", fixes nothing.
+ */
+function fixGroupNameMismatch(group: string, prefix: string | undefined): string {
+  const rename = `rename the file to ${quoteValue(`${group}_tools.json`)}`;
+  const setGroup = (name: string) => `set "group": ${quoteValue(name)}`;
+  const groupValid = isValidGroupName(group);
+  const prefixValid = prefix !== undefined && isValidGroupName(prefix);
+  if (groupValid && prefixValid) return `${rename} or ${setGroup(prefix)}`;
+  if (groupValid) {
+    return prefix === undefined
+      ? rename
+      : `${rename} (the file-name prefix ${quoteValue(prefix)} is not a snake_case group name)`;
+  }
+  if (prefixValid) return setGroup(prefix);
+  const converted = group
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return isValidGroupName(converted)
+    ? `rename the file to ${quoteValue(`${converted}_tools.json`)} and ${setGroup(converted)}`
+    : 'use one snake_case name (such as "billing") for both "group" and the file name <group>_tools.json';
 }
 
 // module constants: array literals in the function would be allocated for every tool

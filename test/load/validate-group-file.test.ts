@@ -118,3 +118,31 @@ describe('validateGroupDocument messages name the tool and the fix', () => {
     expect(problemsOf({ name: 'crème brûlée' })[0]?.message).toMatch(/\(e\.g\. "creme_brulee"\)$/);
   });
 });
+
+describe('GROUP_NAME_MISMATCH offers only valid fixes', () => {
+  const mismatch = (group: string, fileName: string) =>
+    validateGroupDocument(makeGroup(group), { limits: DEFAULT_LOAD_LIMITS, fileName })
+      .problems.filter((problem) => problem.code === 'GROUP_NAME_MISMATCH')
+      .map((problem) => problem.message);
+
+  it('offers both fixes when both names are valid group names', () => {
+    expect(mismatch('billing', 'payments_tools.json')).toEqual([
+      'group "billing" does not match the file name "payments_tools.json"; rename the file to "billing_tools.json" or set "group": "payments"',
+    ]);
+  });
+
+  it('never suggests a group name that breaks the snake_case rule', () => {
+    expect(mismatch('billing', 'Billing_tools.json')).toEqual([
+      'group "billing" does not match the file name "Billing_tools.json"; rename the file to "billing_tools.json" (the file-name prefix "Billing" is not a snake_case group name)',
+    ]);
+    expect(mismatch('Billing', 'billing_tools.json')).toEqual([
+      'group "Billing" does not match the file name "billing_tools.json"; set "group": "billing"',
+    ]);
+    expect(mismatch('Billing-Ops', 'Billing_tools.json')).toEqual([
+      'group "Billing-Ops" does not match the file name "Billing_tools.json"; rename the file to "billing_ops_tools.json" and set "group": "billing_ops"',
+    ]);
+    expect(mismatch('---', 'Billing_tools.json')).toEqual([
+      'group "---" does not match the file name "Billing_tools.json"; use one snake_case name (such as "billing") for both "group" and the file name <group>_tools.json',
+    ]);
+  });
+});
