@@ -53,7 +53,7 @@ export async function cliLoadOptions(
   return {
     dirs: schemas.length > 0 ? schemas : skipDefault ? [] : ['schemas'],
     cwd: io.cwd,
-    pins: checkPins(command, keyValuePairs(command, 'pin', values.pin, PIN_PAIR)),
+    pins: checkPins(command, values.pin),
     ...(handlers.length > 0 ? { handlers } : {}),
     ...(contextChecksModule !== undefined
       ? { contextChecks: await importContextChecks(command, contextChecksModule, io.cwd) }
@@ -125,8 +125,33 @@ async function importContextChecks(
   return checks;
 }
 
-/** The pins, each range checked: a range semver cannot read is a usage error, not an empty run. */
-function checkPins(command: string, pins: Record<string, string>): Record<string, string> {
+/**
+ * The pins, each range checked: a range semver cannot read is a usage error, not an empty run;
+ * so are a group pinned twice (the last would silently win) and an empty range (semver reads
+ * it as "any version"; it is usually an unset variable, as in --pin billing=$BILLING_RANGE).
+ */
+function checkPins(command: string, value: ParsedArgs['values'][string]): Record<string, string> {
+  const pins = keyValuePairs(command, 'pin', value, PIN_PAIR);
+  const seen = new Map<string, string>();
+  for (const pair of stringList(value)) {
+    const separator = pair.indexOf('=');
+    const group = pair.slice(0, separator);
+    const range = pair.slice(separator + 1);
+    const previous = seen.get(group);
+    if (previous !== undefined) {
+      throw new CliUsageError(
+        `--pin ${group}: the group is pinned twice (${group}=${previous} and ${group}=${range}); pin each group once`,
+        command,
+      );
+    }
+    seen.set(group, range);
+    if (range.trim() === '') {
+      throw new CliUsageError(
+        `--pin ${group}=: the range is empty; give a version or range such as --pin ${group}=^1.0.0, or leave the pin out for the highest version (an empty range is usually an unset environment variable)`,
+        command,
+      );
+    }
+  }
   const entries = Object.entries(pins);
   if (entries.length === 0) return pins;
   // loaded only when a pin is given (semver's range code costs start-up time)
