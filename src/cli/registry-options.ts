@@ -8,6 +8,7 @@ import type { ContextCheck } from '../select/types.js';
 import { loadRegistry } from '../toolcap/load-registry.js';
 import type { Registry } from '../toolcap/registry.js';
 import type { LoadRegistryOptions, SemanticOptions } from '../toolcap/registry-options.js';
+import { describeValue } from '../util/check-options.js';
 import { errorMessage } from '../util/error-message.js';
 import { CliUsageError } from './cli-usage-error.js';
 import type { CliIo } from './io.js';
@@ -114,13 +115,30 @@ async function importContextChecks(
       command,
     );
   }
-  const source =
-    module.default !== null && typeof module.default === 'object'
-      ? (module.default as Record<string, unknown>)
-      : module;
+  // a default-export object and named exports are merged; a named export wins over a member of
+  // the default object with the same name, as in handler modules
   const checks: Record<string, ContextCheck> = Object.create(null);
-  for (const [name, value] of Object.entries(source)) {
-    if (typeof value === 'function') checks[name] = value as ContextCheck;
+  const fallback = module.default;
+  const entries: [name: string, value: unknown, label: string][] = [];
+  if (fallback !== null && typeof fallback === 'object') {
+    for (const [name, value] of Object.entries(fallback)) {
+      entries.push([name, value, `member ${name} of the default export`]);
+    }
+  }
+  for (const [name, value] of Object.entries(module)) {
+    if (name === 'default' && fallback !== null && typeof fallback === 'object') continue;
+    entries.push([name, value, `export ${name}`]);
+  }
+  for (const [name, value, label] of entries) {
+    // a value that is not a predicate was meant as one (or does not belong in this module):
+    // dropping it would only surface later as "not a registered predicate"
+    if (typeof value !== 'function') {
+      throw new CliUsageError(
+        `--context-checks: ${label} of ${specifier} is not a function (got ${describeValue(value)}); export only context_check predicates, (context, message) => boolean, from this module`,
+        command,
+      );
+    }
+    checks[name] = value as ContextCheck;
   }
   return checks;
 }

@@ -130,6 +130,54 @@ describe('toolcap validate', () => {
   });
 });
 
+describe('--context-checks MODULE', () => {
+  function contextDir(module: string): string {
+    return createTempDir({
+      'schemas/support_tools.json': makeGroup('support', {
+        selection: { strategy: 'context', context_check: 'has_ticket' },
+        tools: [makeTool({ name: 'close_ticket' })],
+      }),
+      'c.mjs': module,
+    });
+  }
+
+  it('refuses an export that is not a function, naming it, the module and its value', async () => {
+    const result = await runCli(['validate', '--context-checks', './c.mjs'], {
+      cwd: contextDir('export const has_ticket = true;\n'),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'toolcap: --context-checks: export has_ticket of ./c.mjs is not a function (got true); export only context_check predicates, (context, message) => boolean, from this module\nRun "toolcap help validate" for its options.\n',
+    );
+    const member = await runCli(['validate', '--context-checks', 'c.mjs'], {
+      cwd: contextDir('export default { has_ticket: "yes" };\n'),
+    });
+    expect(member.code).toBe(2);
+    expect(member.stderr).toMatch(
+      /^toolcap: --context-checks: member has_ticket of the default export of c\.mjs is not a function \(got "yes"\)/,
+    );
+  });
+
+  it('merges a default-export object with the named exports; a named export wins', async () => {
+    const dir = contextDir(
+      [
+        'export default { has_ticket: () => false, other: () => true };',
+        'export function has_ticket(context) { return context.ticket != null; }',
+        '',
+      ].join('\n'),
+    );
+    // has_ticket comes from the named export (the default's member would drop the group)
+    const selected = await runCli(
+      ['select', '--json', '--context-checks', 'c.mjs', '--context', 'ticket=T-1', 'close it'],
+      { cwd: dir },
+    );
+    expect(selected.code).toBe(0);
+    const names = (selected.json() as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+    expect(names).toEqual(['close_ticket']);
+  });
+});
+
 describe('toolcap list', () => {
   it('prints the tool table in catalog order', async () => {
     const result = await runCli(['list'], { cwd: ROOT });
