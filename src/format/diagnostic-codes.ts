@@ -26,6 +26,12 @@ export const DIAGNOSTIC_CODES = {
   INVALID_KEYWORD: 'A keyword is empty, too long, or not a string.',
   DUPLICATE_KEYWORD: 'The same keyword appears twice in a group after normalization (warning).',
   UNKNOWN_CONTEXT_CHECK: 'selection.context_check names a predicate that was not registered.',
+  SELECTION_FIELD_IGNORED:
+    'A selection field has no effect for the strategy (warning): context_check on an always or keyword group, keywords on an always or context group (keywords then only weigh in search ranking).',
+  CONTEXT_GROUP_UNCONDITIONAL:
+    'A context group has no context_check and none of its tools has requires_context keys, so it is offered on every turn (warning).',
+  KEYWORD_NEVER_MATCHES:
+    'A keyword contains no word keyword matching can find (no letter or digit, such as "!!!"), so it never matches (warning).',
   INVALID_TOOL_NAME: 'A tool name does not match ^[A-Za-z_][A-Za-z0-9_]{0,63}$.',
   INVALID_CATEGORY: 'category is not creation, retrieval, mutation or analysis.',
   INVALID_COST: 'metadata.cost_estimate is not low, medium or high.',

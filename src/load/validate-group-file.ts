@@ -26,6 +26,8 @@ import {
   schemaDialect,
   suggestJsonSchemaType,
 } from '../json-schema/check-schema.js';
+import type { TextAnalyzer } from '../text/text-analyzer.js';
+import { tokenize } from '../text/tokenize.js';
 import { quoteValue } from '../util/quote-value.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { checkExampleRequests } from './check-example-requests.js';
@@ -62,6 +64,11 @@ export interface ValidateGroupOptions {
   contextChecks?: ReadonlySet<string>;
   /** Validate `examples` against `input_schema` (compiles the schema). Default false. */
   checkExamples?: boolean;
+  /**
+   * The analyzer keyword matching uses, to find keywords that can never match; default: the
+   * default analyzer's tokenizer.
+   */
+  analyzer?: Pick<TextAnalyzer, 'analyze'>;
 }
 
 interface AjvError {
@@ -242,7 +249,9 @@ function checkGroupSemantics(
   }
   const selection = root.selection;
   if (selection === null || typeof selection !== 'object' || Array.isArray(selection)) return;
-  const { keywords, context_check: contextCheck } = selection as Record<string, unknown>;
+  const { strategy, keywords, context_check: contextCheck } = selection as Record<string, unknown>;
+  checkSelectionEffect(strategy, keywords, contextCheck, root.tools, problems);
+  const analyze = options.analyzer?.analyze ?? tokenize;
   if (Array.isArray(keywords)) {
     if (keywords.length > limits.maxKeywords) {
       problems.push({
@@ -261,6 +270,14 @@ function checkGroupSemantics(
           code: 'INVALID_KEYWORD',
           pointer: `/selection/keywords/${index}`,
           message: `keyword is ${keyword.length} characters, longer than ${limits.maxKeywordLength} (limits.maxKeywordLength); use a word or short phrase`,
+        });
+      } else if (strategy === 'keyword' && keyword !== '' && analyze(keyword).length === 0) {
+        // "!!!" or "--" analyze to no word, so no message can ever contain them
+        problems.push({
+          severity: 'warning',
+          code: 'KEYWORD_NEVER_MATCHES',
+          pointer: `/selection/keywords/${index}`,
+          message: `keyword ${quoteValue(keyword)} can never match: keyword matching finds no word in it (a word needs a letter or digit); write a word or phrase such as "invoice", or remove it`,
         });
       }
       const folded = keyword.normalize('NFKC').trim().toLowerCase();
@@ -295,6 +312,63 @@ function checkGroupSemantics(
       });
     }
   }
+}
+
+/**
+ * Warnings for selection settings that have no effect: a `context_check` on an `always` or
+ * `keyword` group,
+ * keywords on an `always` or `context` group (they only weigh in search ranking), and a
+ * `context` group that nothing conditions, so it is offered on every turn.
+ */
+function checkSelectionEffect(
+  strategy: unknown,
+  keywords: unknown,
+  contextCheck: unknown,
+  tools: unknown,
+  problems: GroupProblem[],
+): void {
+  const warn = (code: DiagnosticCode, pointer: string, message: string) =>
+    problems.push({ severity: 'warning', code, pointer, message });
+  if ((strategy === 'always' || strategy === 'keyword') && typeof contextCheck === 'string') {
+    warn(
+      'SELECTION_FIELD_IGNORED',
+      '/selection/context_check',
+      `context_check ${quoteValue(contextCheck)} is ignored for ${strategy === 'always' ? 'an "always" group, which is offered on every turn' : 'a "keyword" group, which its keywords select'}: use strategy "context" for the check to decide, or remove context_check`,
+    );
+  }
+  if (strategy !== 'always' && strategy !== 'context') return;
+  if (Array.isArray(keywords) && keywords.length > 0) {
+    // the wording of toolcap diff, which reports keyword changes of these groups as patches
+    warn(
+      'SELECTION_FIELD_IGNORED',
+      '/selection/keywords',
+      strategy === 'always'
+        ? 'keywords do not decide inclusion for an "always" group, which is offered on every turn (they only weigh in search ranking): use strategy "keyword" for them to decide, or remove them'
+        : 'keywords do not decide inclusion for a "context" group, whose context_check or requires_context keys do (they only weigh in search ranking): use strategy "keyword" for them to decide, or remove them',
+    );
+  }
+  if (
+    strategy === 'context' &&
+    contextCheck === undefined &&
+    Array.isArray(tools) &&
+    tools.length > 0 &&
+    !tools.some(hasRequiredContext)
+  ) {
+    warn(
+      'CONTEXT_GROUP_UNCONDITIONAL',
+      '/selection',
+      'a "context" group with no context_check and no tool with requires_context is offered on every turn: add a context_check (a predicate registered with contextChecks), add metadata.requires_context keys to its tools, or use strategy "always"',
+    );
+  }
+}
+
+/** Whether a raw tool entry lists `requires_context` keys. */
+function hasRequiredContext(tool: unknown): boolean {
+  if (tool === null || typeof tool !== 'object') return false;
+  const metadata = (tool as Record<string, unknown>).metadata;
+  if (metadata === null || typeof metadata !== 'object') return false;
+  const keys = (metadata as Record<string, unknown>).requires_context;
+  return Array.isArray(keys) && keys.length > 0;
 }
 
 /**

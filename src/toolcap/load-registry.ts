@@ -70,6 +70,7 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
         fileName: basename(file),
         contextChecks: contextCheckNames,
         checkExamples: options.checkExamples === true,
+        ...(settings.analyzer !== undefined ? { analyzer: settings.analyzer } : {}),
       });
       diagnostics.push(...problems);
       if (document === undefined || validation === undefined) continue;

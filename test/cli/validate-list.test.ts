@@ -46,6 +46,36 @@ describe('toolcap validate', () => {
     expect((await runCli(['validate', '--schemas', dir, '--strict'])).code).toBe(1);
   });
 
+  it('reports selection settings that have no effect, naming the file; --strict fails', async () => {
+    const dir = createTempDir({
+      'support_tools.json': makeGroup('support', { selection: { strategy: 'context' } }),
+      'billing_tools.json': makeGroup('billing', {
+        selection: { strategy: 'always', keywords: ['invoice'] },
+        tools: [makeTool({ name: 'charge' })],
+      }),
+      'search_tools.json': makeGroup('search', {
+        selection: { strategy: 'keyword', keywords: ['find', '!!!'] },
+        tools: [makeTool({ name: 'find' })],
+      }),
+    });
+    const result = await runCli(['validate', '--schemas', '.', '--strict'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')).toEqual([
+      expect.stringMatching(
+        /^billing_tools\.json:\d+:\d+: warning SELECTION_FIELD_IGNORED keywords do not decide inclusion for an "always" group/,
+      ),
+      expect.stringMatching(
+        /^search_tools\.json:\d+:\d+: warning KEYWORD_NEVER_MATCHES keyword "!!!" can never match/,
+      ),
+      expect.stringMatching(
+        /^support_tools\.json:\d+:\d+: warning CONTEXT_GROUP_UNCONDITIONAL a "context" group with no context_check and no tool with requires_context is offered on every turn: add a context_check .*, or use strategy "always" \(at \/selection\)$/,
+      ),
+      '3 group(s), 3 tool(s): 0 error(s), 3 warning(s)',
+      '',
+    ]);
+    expect((await runCli(['validate', '--schemas', '.'], { cwd: dir })).code).toBe(0);
+  });
+
   it('prints {groups, diagnostics} with --json', async () => {
     const dir = brokenDir();
     const result = await runCli(['validate', '--schemas', '.', '--json'], { cwd: dir });

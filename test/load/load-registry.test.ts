@@ -548,4 +548,26 @@ describe('loadRegistry: text a reviewer could misread', () => {
       },
     ]);
   });
+
+  it("finds keywords that never match with the registry's own analyzer", async () => {
+    const dir = createTempDir({
+      'refunds_tools.json': makeGroup('refunds', {
+        selection: { strategy: 'keyword', keywords: ['refund', 'money back'] },
+      }),
+    });
+    // a tokenizer that drops "refund" (as a custom stopword list in a tokenizer might)
+    const registry = await loadRegistry({
+      cwd: dir,
+      dirs: ['.'],
+      analyzer: { tokenizer: (text) => text.split(/\s+/).filter((word) => word !== 'refund') },
+    });
+    expect(registry.diagnostics).toMatchObject([
+      {
+        code: 'KEYWORD_NEVER_MATCHES',
+        file: 'refunds_tools.json',
+        pointer: '/selection/keywords/0',
+      },
+    ]);
+    expect((await loadRegistry({ cwd: dir, dirs: ['.'] })).diagnostics).toEqual([]);
+  });
 });

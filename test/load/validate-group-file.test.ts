@@ -146,3 +146,104 @@ describe('GROUP_NAME_MISMATCH offers only valid fixes', () => {
     ]);
   });
 });
+
+describe('selection settings without effect are warnings', () => {
+  const warningsOf = (selection: Record<string, unknown>, tools = [makeTool()], analyzer?: never) =>
+    validateGroupDocument(makeGroup('support', { selection, tools }), {
+      limits: DEFAULT_LOAD_LIMITS,
+      ...(analyzer !== undefined ? { analyzer } : {}),
+    }).problems.map(({ severity, code, pointer, message }) => ({
+      severity,
+      code,
+      pointer,
+      message,
+    }));
+
+  it('context_check on an always or a keyword group', () => {
+    expect(warningsOf({ strategy: 'always', context_check: 'has_ticket' })).toEqual([
+      {
+        severity: 'warning',
+        code: 'SELECTION_FIELD_IGNORED',
+        pointer: '/selection/context_check',
+        message:
+          'context_check "has_ticket" is ignored for an "always" group, which is offered on every turn: use strategy "context" for the check to decide, or remove context_check',
+      },
+    ]);
+    expect(
+      warningsOf({ strategy: 'keyword', keywords: ['ticket'], context_check: 'has_ticket' }),
+    ).toEqual([
+      {
+        severity: 'warning',
+        code: 'SELECTION_FIELD_IGNORED',
+        pointer: '/selection/context_check',
+        message:
+          'context_check "has_ticket" is ignored for a "keyword" group, which its keywords select: use strategy "context" for the check to decide, or remove context_check',
+      },
+    ]);
+  });
+
+  it('keywords on an always or a context group, in the words of toolcap diff', () => {
+    expect(warningsOf({ strategy: 'always', keywords: ['refund'] })).toEqual([
+      {
+        severity: 'warning',
+        code: 'SELECTION_FIELD_IGNORED',
+        pointer: '/selection/keywords',
+        message:
+          'keywords do not decide inclusion for an "always" group, which is offered on every turn (they only weigh in search ranking): use strategy "keyword" for them to decide, or remove them',
+      },
+    ]);
+    expect(
+      warningsOf({ strategy: 'context', context_check: 'has_ticket', keywords: ['refund'] }),
+    ).toEqual([
+      {
+        severity: 'warning',
+        code: 'SELECTION_FIELD_IGNORED',
+        pointer: '/selection/keywords',
+        message:
+          'keywords do not decide inclusion for a "context" group, whose context_check or requires_context keys do (they only weigh in search ranking): use strategy "keyword" for them to decide, or remove them',
+      },
+    ]);
+    // an empty list says nothing
+    expect(warningsOf({ strategy: 'always', keywords: [] })).toEqual([]);
+  });
+
+  it('a context group that nothing conditions is offered on every turn', () => {
+    const unconditional = {
+      severity: 'warning',
+      code: 'CONTEXT_GROUP_UNCONDITIONAL',
+      pointer: '/selection',
+      message:
+        'a "context" group with no context_check and no tool with requires_context is offered on every turn: add a context_check (a predicate registered with contextChecks), add metadata.requires_context keys to its tools, or use strategy "always"',
+    };
+    expect(warningsOf({ strategy: 'context' })).toEqual([unconditional]);
+    // one tool with keys, or a context_check, conditions the group
+    const keyed = makeTool({
+      name: 'close_ticket',
+      metadata: { executor: 'support', requires_context: ['ticket_id'] },
+    });
+    expect(warningsOf({ strategy: 'context' }, [makeTool(), keyed])).toEqual([]);
+    expect(warningsOf({ strategy: 'context', context_check: 'has_ticket' })).toEqual([]);
+  });
+
+  it('a keyword that analyzes to no word can never match', () => {
+    expect(warningsOf({ strategy: 'keyword', keywords: ['refund', '!!!', 'c++', '--'] })).toEqual(
+      [1, 3].map((index) => ({
+        severity: 'warning',
+        code: 'KEYWORD_NEVER_MATCHES',
+        pointer: `/selection/keywords/${index}`,
+        message: `keyword ${index === 1 ? '"!!!"' : '"--"'} can never match: keyword matching finds no word in it (a word needs a letter or digit); write a word or phrase such as "invoice", or remove it`,
+      })),
+    );
+    // the registry's own analyzer decides: one that drops "refund" makes it unmatchable
+    const dropsRefund = {
+      analyze: (text: string) => (text === 'refund' ? [] : [{ word: text, term: text, parts: [] }]),
+    };
+    expect(
+      warningsOf(
+        { strategy: 'keyword', keywords: ['refund', '!!!'] },
+        undefined,
+        dropsRefund as never,
+      ).map((problem) => problem.pointer),
+    ).toEqual(['/selection/keywords/0']);
+  });
+});
