@@ -78,6 +78,8 @@ export const DIAGNOSTIC_CODES = {
   EXTERNAL_NOT_EXECUTABLE:
     'A file in a --tools-dir is not executable, so it is not registered (warning).',
   NO_GROUP_FILES: 'A directory contains no *_tools.json files (warning).',
+  MISNAMED_GROUP_FILE:
+    'A .json file whose name is close to `<group>_tools.json` (such as `billing-tools.json` or `billing_tools.JSON`) holds a group, but only `*_tools.json` files are loaded (warning); the message gives the name to use.',
   INVALID_OVERLAY:
     'toolcap validate: a group file with an x-upstream field (an overlay of an MCP server) has tools of its own, or an x-upstream field toolcap mcp --upstream would refuse.',
 } as const;

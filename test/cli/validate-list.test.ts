@@ -76,6 +76,27 @@ describe('toolcap validate', () => {
     expect((await runCli(['validate', '--schemas', '.'], { cwd: dir })).code).toBe(0);
   });
 
+  it('warns about group files with slightly wrong names; --strict fails on them', async () => {
+    const dir = createTempDir({
+      'orders_tools.json': makeGroup('orders', { tools: [makeTool({ name: 'list_orders' })] }),
+      'billing_tool.json': makeGroup('billing'),
+      'billing-tools.json': makeGroup('billing'),
+      'billing_tools.JSON': makeGroup('billing'),
+      'package.json': { name: 'team-tools', version: '1.0.0' },
+    });
+    const result = await runCli(['validate', '--schemas', '.', '--strict'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')).toEqual([
+      ...['billing-tools.json', 'billing_tool.json', 'billing_tools.JSON'].map(
+        (file) =>
+          `${file}: warning MISNAMED_GROUP_FILE ${file} looks like a group file (a JSON object with "group" and "tools") but is not loaded: only files named <group>_tools.json are; rename it to billing_tools.json`,
+      ),
+      '1 group(s), 1 tool(s): 0 error(s), 3 warning(s)',
+      '',
+    ]);
+    expect((await runCli(['validate', '--schemas', '.'], { cwd: dir })).code).toBe(0);
+  });
+
   it('prints {groups, diagnostics} with --json', async () => {
     const dir = brokenDir();
     const result = await runCli(['validate', '--schemas', '.', '--json'], { cwd: dir });
