@@ -96,8 +96,11 @@ export function requireSchemaDirs(diagnostics: readonly Diagnostic[]): void {
 
 /** A diagnostic whose fix is a command-line flag, with that flag named. */
 export function withFlagHint(diagnostic: Diagnostic): Diagnostic {
-  return diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND'
-    ? { ...diagnostic, message: `${diagnostic.message} (--schemas PATH; default ./schemas)` }
+  if (diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND') {
+    return { ...diagnostic, message: `${diagnostic.message} (--schemas PATH; default ./schemas)` };
+  }
+  return diagnostic.code === 'HANDLERS_DIR_NOT_FOUND'
+    ? { ...diagnostic, message: `${diagnostic.message} (--handlers DIR; default ./handlers)` }
     : diagnostic;
 }
 

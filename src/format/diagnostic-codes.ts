@@ -78,6 +78,12 @@ export const DIAGNOSTIC_CODES = {
   EXTERNAL_NOT_EXECUTABLE:
     'A file in a --tools-dir is not executable, so it is not registered (warning).',
   NO_GROUP_FILES: 'A directory contains no *_tools.json files (warning).',
+  HANDLERS_DIR_NOT_FOUND:
+    'toolcap validate and run: a --handlers directory (or, with validate --check-handlers, the default ./handlers) does not exist or is not a directory (warning).',
+  HANDLER_NOT_FOUND:
+    "toolcap validate --check-handlers: a tool's handler module handlers/<executor> is in no handler directory, or exports neither the tool's function nor execute; a call would fail with the same code.",
+  HANDLER_LOAD_FAILED:
+    "toolcap validate --check-handlers: a tool's handler module exists but could not be imported (syntax error, a failing top-level statement, TypeScript that is not built); a call would fail with the same code.",
   MISNAMED_GROUP_FILE:
     'A .json file whose name is close to `<group>_tools.json` (such as `billing-tools.json` or `billing_tools.JSON`) holds a group, but only `*_tools.json` files are loaded (warning); the message gives the name to use.',
   INVALID_OVERLAY:
