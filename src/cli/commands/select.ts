@@ -182,7 +182,17 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       ? 'no tools selected\n'
       : `${formatTable(['TOOL', 'GROUP', 'STRATEGY', 'WHY'], rows)}\n`,
   );
-  if (rows.length === 0 && fallbackK === undefined && relevanceK === undefined) {
+  // a keyword group that matched but whose tools were all dropped (MISSING_CONTEXT, budgets)
+  // is explained by the DROPPED table, not by "no keyword group matched"
+  const keywordGroupMatched = selection.dropped.some(
+    (drop) => registry.group(drop.group)?.selection.strategy === 'keyword',
+  );
+  if (
+    rows.length === 0 &&
+    fallbackK === undefined &&
+    relevanceK === undefined &&
+    !keywordGroupMatched
+  ) {
     printNoMatchHint(io, registry);
   }
   if (selection.dropped.length > 0) {
