@@ -8,6 +8,7 @@ import type { ContextCheck } from '../select/types.js';
 import { loadRegistry } from '../toolcap/load-registry.js';
 import type { Registry } from '../toolcap/registry.js';
 import type { LoadRegistryOptions, SemanticOptions } from '../toolcap/registry-options.js';
+import { describeValue } from '../util/check-options.js';
 import { errorMessage } from '../util/error-message.js';
 import { CliUsageError } from './cli-usage-error.js';
 import type { CliIo } from './io.js';
@@ -53,7 +54,7 @@ export async function cliLoadOptions(
   return {
     dirs: schemas.length > 0 ? schemas : skipDefault ? [] : ['schemas'],
     cwd: io.cwd,
-    pins: checkPins(command, keyValuePairs(command, 'pin', values.pin, PIN_PAIR)),
+    pins: checkPins(command, values.pin),
     ...(handlers.length > 0 ? { handlers } : {}),
     ...(contextChecksModule !== undefined
       ? { contextChecks: await importContextChecks(command, contextChecksModule, io.cwd) }
@@ -95,8 +96,11 @@ export function requireSchemaDirs(diagnostics: readonly Diagnostic[]): void {
 
 /** A diagnostic whose fix is a command-line flag, with that flag named. */
 export function withFlagHint(diagnostic: Diagnostic): Diagnostic {
-  return diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND'
-    ? { ...diagnostic, message: `${diagnostic.message} (--schemas PATH; default ./schemas)` }
+  if (diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND') {
+    return { ...diagnostic, message: `${diagnostic.message} (--schemas PATH; default ./schemas)` };
+  }
+  return diagnostic.code === 'HANDLERS_DIR_NOT_FOUND'
+    ? { ...diagnostic, message: `${diagnostic.message} (--handlers DIR; default ./handlers)` }
     : diagnostic;
 }
 
@@ -114,19 +118,61 @@ async function importContextChecks(
       command,
     );
   }
-  const source =
-    module.default !== null && typeof module.default === 'object'
-      ? (module.default as Record<string, unknown>)
-      : module;
+  // a default-export object and named exports are merged; a named export wins over a member of
+  // the default object with the same name, as in handler modules
   const checks: Record<string, ContextCheck> = Object.create(null);
-  for (const [name, value] of Object.entries(source)) {
-    if (typeof value === 'function') checks[name] = value as ContextCheck;
+  const fallback = module.default;
+  const entries: [name: string, value: unknown, label: string][] = [];
+  if (fallback !== null && typeof fallback === 'object') {
+    for (const [name, value] of Object.entries(fallback)) {
+      entries.push([name, value, `member ${name} of the default export`]);
+    }
+  }
+  for (const [name, value] of Object.entries(module)) {
+    if (name === 'default' && fallback !== null && typeof fallback === 'object') continue;
+    entries.push([name, value, `export ${name}`]);
+  }
+  for (const [name, value, label] of entries) {
+    // a value that is not a predicate was meant as one (or does not belong in this module):
+    // dropping it would only surface later as "not a registered predicate"
+    if (typeof value !== 'function') {
+      throw new CliUsageError(
+        `--context-checks: ${label} of ${specifier} is not a function (got ${describeValue(value)}); export only context_check predicates, (context, message) => boolean, from this module`,
+        command,
+      );
+    }
+    checks[name] = value as ContextCheck;
   }
   return checks;
 }
 
-/** The pins, each range checked: a range semver cannot read is a usage error, not an empty run. */
-function checkPins(command: string, pins: Record<string, string>): Record<string, string> {
+/**
+ * The pins, each range checked: a range semver cannot read is a usage error, not an empty run;
+ * so are a group pinned twice (the last would silently win) and an empty range (semver reads
+ * it as "any version"; it is usually an unset variable, as in --pin billing=$BILLING_RANGE).
+ */
+function checkPins(command: string, value: ParsedArgs['values'][string]): Record<string, string> {
+  const pins = keyValuePairs(command, 'pin', value, PIN_PAIR);
+  const seen = new Map<string, string>();
+  for (const pair of stringList(value)) {
+    const separator = pair.indexOf('=');
+    const group = pair.slice(0, separator);
+    const range = pair.slice(separator + 1);
+    const previous = seen.get(group);
+    if (previous !== undefined) {
+      throw new CliUsageError(
+        `--pin ${group}: the group is pinned twice (${group}=${previous} and ${group}=${range}); pin each group once`,
+        command,
+      );
+    }
+    seen.set(group, range);
+    if (range.trim() === '') {
+      throw new CliUsageError(
+        `--pin ${group}=: the range is empty; give a version or range such as --pin ${group}=^1.0.0, or leave the pin out for the highest version (an empty range is usually an unset environment variable)`,
+        command,
+      );
+    }
+  }
   const entries = Object.entries(pins);
   if (entries.length === 0) return pins;
   // loaded only when a pin is given (semver's range code costs start-up time)

@@ -26,6 +26,12 @@ export const DIAGNOSTIC_CODES = {
   INVALID_KEYWORD: 'A keyword is empty, too long, or not a string.',
   DUPLICATE_KEYWORD: 'The same keyword appears twice in a group after normalization (warning).',
   UNKNOWN_CONTEXT_CHECK: 'selection.context_check names a predicate that was not registered.',
+  SELECTION_FIELD_IGNORED:
+    'A selection field has no effect for the strategy (warning): context_check on an always or keyword group, which never asks it.',
+  CONTEXT_GROUP_UNCONDITIONAL:
+    'A context group has no context_check and none of its tools has requires_context keys, so it is offered on every turn (warning).',
+  KEYWORD_NEVER_MATCHES:
+    'A keyword contains no word keyword matching can find (no letter or digit, such as "!!!"), so it never matches (warning).',
   INVALID_TOOL_NAME: 'A tool name does not match ^[A-Za-z_][A-Za-z0-9_]{0,63}$.',
   INVALID_CATEGORY: 'category is not creation, retrieval, mutation or analysis.',
   INVALID_COST: 'metadata.cost_estimate is not low, medium or high.',
@@ -72,6 +78,14 @@ export const DIAGNOSTIC_CODES = {
   EXTERNAL_NOT_EXECUTABLE:
     'A file in a --tools-dir is not executable, so it is not registered (warning).',
   NO_GROUP_FILES: 'A directory contains no *_tools.json files (warning).',
+  HANDLERS_DIR_NOT_FOUND:
+    'toolcap validate and run: a --handlers directory (or, with validate --check-handlers, the default ./handlers) does not exist or is not a directory (warning).',
+  HANDLER_NOT_FOUND:
+    "toolcap validate --check-handlers: a tool's handler module handlers/<executor> is in no handler directory, or exports neither the tool's function nor execute; a call would fail with the same code.",
+  HANDLER_LOAD_FAILED:
+    "toolcap validate --check-handlers: a tool's handler module exists but could not be imported (syntax error, a failing top-level statement, TypeScript that is not built); a call would fail with the same code.",
+  MISNAMED_GROUP_FILE:
+    'A .json file whose name is close to `<group>_tools.json` (such as `billing-tools.json` or `billing_tools.JSON`) holds a group, but only `*_tools.json` files are loaded (warning); the message gives the name to use.',
   INVALID_OVERLAY:
     'toolcap validate: a group file with an x-upstream field (an overlay of an MCP server) has tools of its own, or an x-upstream field toolcap mcp --upstream would refuse; or another file defines the same group (error when it is the version loaded, else a warning).',
 } as const;

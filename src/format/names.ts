@@ -17,6 +17,11 @@ export function isValidToolName(name: string): boolean {
   return TOOL_NAME_PATTERN.test(name);
 }
 
+/** Whether `name` is a valid group name: snake_case, at most 64 characters. */
+export function isValidGroupName(name: string): boolean {
+  return GROUP_NAME_PATTERN.test(name) && name.length <= 64;
+}
+
 /** Whether `name` is a valid executor name. */
 export function isValidExecutorName(name: string): boolean {
   return EXECUTOR_NAME_PATTERN.test(name) && name.length <= 64;

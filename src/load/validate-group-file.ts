@@ -7,7 +7,7 @@ import {
 } from '../format/generated/group-validators.js';
 import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
 import type { LoadLimits } from '../format/limits.js';
-import { groupNameFromFileName, normalizeTags } from '../format/names.js';
+import { groupNameFromFileName, isValidGroupName, normalizeTags } from '../format/names.js';
 import type {
   CostEstimate,
   DiagnosticSeverity,
@@ -26,6 +26,8 @@ import {
   schemaDialect,
   suggestJsonSchemaType,
 } from '../json-schema/check-schema.js';
+import type { TextAnalyzer } from '../text/text-analyzer.js';
+import { tokenize } from '../text/tokenize.js';
 import { quoteValue } from '../util/quote-value.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { checkExampleRequests } from './check-example-requests.js';
@@ -62,6 +64,11 @@ export interface ValidateGroupOptions {
   contextChecks?: ReadonlySet<string>;
   /** Validate `examples` against `input_schema` (compiles the schema). Default false. */
   checkExamples?: boolean;
+  /**
+   * The analyzer keyword matching uses, to find keywords that can never match; default: the
+   * default analyzer's tokenizer.
+   */
+  analyzer?: Pick<TextAnalyzer, 'analyze'>;
 }
 
 interface AjvError {
@@ -218,7 +225,7 @@ function checkGroupSemantics(
         severity: 'error',
         code: 'GROUP_NAME_MISMATCH',
         pointer: '/group',
-        message: `group ${quoteValue(root.group)} does not match the file name ${quoteValue(options.fileName)}; rename the file to ${quoteValue(`${root.group}_tools.json`)} or set "group": ${quoteValue(expected ?? '<prefix>')}`,
+        message: `group ${quoteValue(root.group)} does not match the file name ${quoteValue(options.fileName)}; ${fixGroupNameMismatch(root.group, expected)}`,
       });
     }
   }
@@ -242,7 +249,9 @@ function checkGroupSemantics(
   }
   const selection = root.selection;
   if (selection === null || typeof selection !== 'object' || Array.isArray(selection)) return;
-  const { keywords, context_check: contextCheck } = selection as Record<string, unknown>;
+  const { strategy, keywords, context_check: contextCheck } = selection as Record<string, unknown>;
+  checkSelectionEffect(strategy, contextCheck, root.tools, problems);
+  const analyze = options.analyzer?.analyze ?? tokenize;
   if (Array.isArray(keywords)) {
     if (keywords.length > limits.maxKeywords) {
       problems.push({
@@ -261,6 +270,14 @@ function checkGroupSemantics(
           code: 'INVALID_KEYWORD',
           pointer: `/selection/keywords/${index}`,
           message: `keyword is ${keyword.length} characters, longer than ${limits.maxKeywordLength} (limits.maxKeywordLength); use a word or short phrase`,
+        });
+      } else if (strategy === 'keyword' && keyword !== '' && analyze(keyword).length === 0) {
+        // "!!!" or "--" analyze to no word, so no message can ever contain them
+        problems.push({
+          severity: 'warning',
+          code: 'KEYWORD_NEVER_MATCHES',
+          pointer: `/selection/keywords/${index}`,
+          message: `keyword ${quoteValue(keyword)} can never match: keyword matching finds no word in it (a word needs a letter or digit); write a word or phrase such as "invoice", or remove it`,
         });
       }
       const folded = keyword.normalize('NFKC').trim().toLowerCase();
@@ -295,6 +312,76 @@ function checkGroupSemantics(
       });
     }
   }
+}
+
+/**
+ * Warnings for selection settings that have no effect: a `context_check` on an `always` or
+ * `keyword` group, and a `context` group that nothing conditions, so it is offered on every turn. Keywords on an
+ * `always` or `context` group are not reported: they do not decide inclusion, but search and
+ * relevance rank by them.
+ */
+function checkSelectionEffect(
+  strategy: unknown,
+  contextCheck: unknown,
+  tools: unknown,
+  problems: GroupProblem[],
+): void {
+  const warn = (code: DiagnosticCode, pointer: string, message: string) =>
+    problems.push({ severity: 'warning', code, pointer, message });
+  if ((strategy === 'always' || strategy === 'keyword') && typeof contextCheck === 'string') {
+    warn(
+      'SELECTION_FIELD_IGNORED',
+      '/selection/context_check',
+      `context_check ${quoteValue(contextCheck)} is ignored for ${strategy === 'always' ? 'an "always" group, which is offered on every turn' : 'a "keyword" group, which its keywords select'}: use strategy "context" for the check to decide, or remove context_check`,
+    );
+  }
+  if (
+    strategy === 'context' &&
+    contextCheck === undefined &&
+    Array.isArray(tools) &&
+    tools.length > 0 &&
+    !tools.some(hasRequiredContext)
+  ) {
+    warn(
+      'CONTEXT_GROUP_UNCONDITIONAL',
+      '/selection',
+      'a "context" group with no context_check and no tool with requires_context is offered on every turn: add a context_check (a predicate registered with contextChecks), add metadata.requires_context keys to its tools, or use strategy "always"',
+    );
+  }
+}
+
+/** Whether a raw tool entry lists `requires_context` keys. */
+function hasRequiredContext(tool: unknown): boolean {
+  if (tool === null || typeof tool !== 'object') return false;
+  const metadata = (tool as Record<string, unknown>).metadata;
+  if (metadata === null || typeof metadata !== 'object') return false;
+  const keys = (metadata as Record<string, unknown>).requires_context;
+  return Array.isArray(keys) && keys.length > 0;
+}
+
+/**
+ * The fixes of a group name that differs from its file's prefix, offering only valid group
+ * names: renaming the file to an invalid name, or setting an invalid "group", fixes nothing.
+ */
+function fixGroupNameMismatch(group: string, prefix: string | undefined): string {
+  const rename = `rename the file to ${quoteValue(`${group}_tools.json`)}`;
+  const setGroup = (name: string) => `set "group": ${quoteValue(name)}`;
+  const groupValid = isValidGroupName(group);
+  const prefixValid = prefix !== undefined && isValidGroupName(prefix);
+  if (groupValid && prefixValid) return `${rename} or ${setGroup(prefix)}`;
+  if (groupValid) {
+    return prefix === undefined
+      ? rename
+      : `${rename} (the file-name prefix ${quoteValue(prefix)} is not a snake_case group name)`;
+  }
+  if (prefixValid) return setGroup(prefix);
+  const converted = group
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return isValidGroupName(converted)
+    ? `rename the file to ${quoteValue(`${converted}_tools.json`)} and ${setGroup(converted)}`
+    : 'use one snake_case name (such as "billing") for both "group" and the file name <group>_tools.json';
 }
 
 // module constants: array literals in the function would be allocated for every tool

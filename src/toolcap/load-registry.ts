@@ -1,8 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import type { LoadLimits } from '../format/limits.js';
 import type { Diagnostic } from '../format/types.js';
+import { checkMisnamedGroupFile } from '../load/check-misnamed-group-file.js';
 import { displayPath } from '../load/display-path.js';
-import { listGroupFiles } from '../load/list-group-files.js';
+import { listSchemaDirectory } from '../load/list-group-files.js';
 import { checkGroupText, readGroupFileText } from '../load/read-group-file.js';
 import { RegistryLoadError } from '../load/registry-load-error.js';
 import { assembleSnapshot, type CandidateGroup } from '../registry/assemble-registry.js';
@@ -43,7 +45,7 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
   const display = (file: string) => displayPath(file, cwd);
 
   const dirs = options.dirs === undefined ? ['schemas'] : toStringList(options.dirs);
-  const files = await findGroupFiles(dirs, cwd, diagnostics, display);
+  const files = await findGroupFiles(dirs, cwd, diagnostics, display, limits);
   const contextCheckNames = new Set(settings.contextChecks.keys());
   const candidates: CandidateGroup[] = [];
   // assembleRegistry locates only the diagnostics it adds: a tool name or group version that an
@@ -70,6 +72,7 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
         fileName: basename(file),
         contextChecks: contextCheckNames,
         checkExamples: options.checkExamples === true,
+        ...(settings.analyzer !== undefined ? { analyzer: settings.analyzer } : {}),
       });
       diagnostics.push(...problems);
       if (document === undefined || validation === undefined) continue;
@@ -147,6 +150,7 @@ async function findGroupFiles(
   cwd: string,
   diagnostics: Diagnostic[],
   display: (file: string) => string,
+  limits: LoadLimits,
 ): Promise<string[]> {
   const seen = new Set<string>();
   const files: string[] = [];
@@ -183,7 +187,7 @@ async function findGroupFiles(
       });
       continue;
     }
-    const found = await listGroupFiles(absolute);
+    const { groupFiles: found, nearMisses } = await listSchemaDirectory(absolute);
     if (found.length === 0) {
       diagnostics.push({
         severity: 'warning',
@@ -197,6 +201,13 @@ async function findGroupFiles(
       if (seen.has(file)) continue;
       seen.add(file);
       files.push(file);
+    }
+    // a group file with a slightly wrong name would otherwise be skipped without a word
+    for (const file of nearMisses) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const misnamed = checkMisnamedGroupFile(file, limits, display(file));
+      if (misnamed !== undefined) diagnostics.push(misnamed);
     }
   }
   return files;

@@ -199,11 +199,26 @@ const isFallbackToolList: OptionCheck = (value) =>
     : {
         problem: `is ${describeValue(value)}, not an array: it takes tool objects ({ name, description, inputSchema | input_schema | parameters | params }, see FallbackTool). For an AI SDK ToolSet, OpenAI Agents SDK or LangChain tools, an MCP SDK server or a whole module, convert them with toFallbackTools from "tool-capabilities/migrate": fallbackTools: await toFallbackTools(tools)`,
       };
+const PINS_SHAPE = 'an object of semver ranges by group, such as { calendar: "^1.0.0" }';
+
+const isPins: OptionCheck = (value) => {
+  const expected = isRecordOf(isString, PINS_SHAPE)(value);
+  if (expected !== undefined) return expected;
+  for (const [group, range] of Object.entries(value as Record<string, string>)) {
+    // semver reads "" as "*": an unset environment variable would silently unpin the group
+    if (range.trim() === '') {
+      return {
+        problem: `has an empty range for group ${describeValue(group)}; give a version or range such as "^1.0.0", or leave the group out for its highest version (an empty pin is usually an unset environment variable)`,
+      };
+    }
+  }
+  return undefined;
+};
 
 /** The checks of `createRegistry`'s options. */
 export const CREATE_REGISTRY_OPTIONS: OptionSpec = {
   cwd: isString,
-  pins: isRecordOf(isString, 'an object of semver ranges by group, such as { calendar: "^1.0.0" }'),
+  pins: isPins,
   contextChecks: isRecordOf(
     isFunction,
     'an object of predicates by name, such as { has_project: (context, message) => ... }',

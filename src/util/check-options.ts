@@ -91,13 +91,22 @@ export const isStringList: OptionCheck = (value) =>
     ? undefined
     : 'a string or an array of strings';
 
-/** An object whose own values all pass `check`, described as `shape`. */
+/**
+ * An object whose own values all pass `check`, described as `shape`; a value that fails is
+ * named with its key (`"calendar" is 1, not a string`), as "got an object" does not say which.
+ */
 export function isRecordOf(check: OptionCheck, shape: string): OptionCheck {
   return (value) => {
     if (isObject(value) !== undefined) return shape;
-    return Object.values(value as object).every((item) => check(item) === undefined)
-      ? undefined
-      : shape;
+    for (const [key, item] of Object.entries(value as object)) {
+      const expected = check(item);
+      if (expected === undefined) continue;
+      const why = typeof expected === 'string' ? `not ${expected}` : expected.problem;
+      return {
+        problem: `must be ${shape}; ${describeValue(key)} is ${describeValue(item)}, ${why}`,
+      };
+    }
+    return undefined;
   };
 }
 

@@ -32,6 +32,26 @@ describe('usage errors', () => {
     );
   });
 
+  it('--pin of one group twice is a usage error, not "the last pin wins"', async () => {
+    const result = await runCli(['list', '--pin', 'tasks=^1', '--pin', 'tasks=^2'], { cwd: ROOT });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'toolcap: --pin tasks: the group is pinned twice (tasks=^1 and tasks=^2); pin each group once\nRun "toolcap help list" for its options.\n',
+    );
+  });
+
+  it('--pin with an empty range is a usage error, not "any version"', async () => {
+    for (const pin of ['tasks=', 'tasks= ']) {
+      const result = await runCli(['list', '--pin', pin], { cwd: ROOT });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        'toolcap: --pin tasks=: the range is empty; give a version or range such as --pin tasks=^1.0.0, or leave the pin out for the highest version (an empty range is usually an unset environment variable)\nRun "toolcap help list" for its options.\n',
+      );
+    }
+  });
+
   it('a flag followed by a negative number says how to pass it', async () => {
     const result = await runCli(['select', '--max-tools', '-1', 'x'], { cwd: ROOT });
     expect(result.code).toBe(2);

@@ -46,6 +46,55 @@ describe('toolcap validate', () => {
     expect((await runCli(['validate', '--schemas', dir, '--strict'])).code).toBe(1);
   });
 
+  it('reports selection settings that have no effect, naming the file; --strict fails', async () => {
+    const dir = createTempDir({
+      'support_tools.json': makeGroup('support', { selection: { strategy: 'context' } }),
+      'billing_tools.json': makeGroup('billing', {
+        selection: { strategy: 'always', keywords: ['invoice'] },
+        tools: [makeTool({ name: 'charge' })],
+      }),
+      'search_tools.json': makeGroup('search', {
+        selection: { strategy: 'keyword', keywords: ['find', '!!!'] },
+        tools: [makeTool({ name: 'find' })],
+      }),
+    });
+    const result = await runCli(['validate', '--schemas', '.', '--strict'], { cwd: dir });
+    expect(result.code).toBe(1);
+    // billing's keywords are not reported: they do not decide inclusion, but search ranks by them
+    expect(result.stdout.split('\n')).toEqual([
+      expect.stringMatching(
+        /^search_tools\.json:\d+:\d+: warning KEYWORD_NEVER_MATCHES keyword "!!!" can never match/,
+      ),
+      expect.stringMatching(
+        /^support_tools\.json:\d+:\d+: warning CONTEXT_GROUP_UNCONDITIONAL a "context" group with no context_check and no tool with requires_context is offered on every turn: add a context_check .*, or use strategy "always" \(at \/selection\)$/,
+      ),
+      '3 group(s), 3 tool(s): 0 error(s), 2 warning(s)',
+      '',
+    ]);
+    expect((await runCli(['validate', '--schemas', '.'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('warns about group files with slightly wrong names; --strict fails on them', async () => {
+    const dir = createTempDir({
+      'orders_tools.json': makeGroup('orders', { tools: [makeTool({ name: 'list_orders' })] }),
+      'billing_tool.json': makeGroup('billing'),
+      'billing-tools.json': makeGroup('billing'),
+      'billing_tools.JSON': makeGroup('billing'),
+      'package.json': { name: 'team-tools', version: '1.0.0' },
+    });
+    const result = await runCli(['validate', '--schemas', '.', '--strict'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')).toEqual([
+      ...['billing-tools.json', 'billing_tool.json', 'billing_tools.JSON'].map(
+        (file) =>
+          `${file}: warning MISNAMED_GROUP_FILE ${file} looks like a group file (a JSON object with "group" and "tools") but is not loaded: only files named <group>_tools.json are; rename it to billing_tools.json`,
+      ),
+      '1 group(s), 1 tool(s): 0 error(s), 3 warning(s)',
+      '',
+    ]);
+    expect((await runCli(['validate', '--schemas', '.'], { cwd: dir })).code).toBe(0);
+  });
+
   it('prints {groups, diagnostics} with --json', async () => {
     const dir = brokenDir();
     const result = await runCli(['validate', '--schemas', '.', '--json'], { cwd: dir });
@@ -130,6 +179,54 @@ describe('toolcap validate', () => {
   });
 });
 
+describe('--context-checks MODULE', () => {
+  function contextDir(module: string): string {
+    return createTempDir({
+      'schemas/support_tools.json': makeGroup('support', {
+        selection: { strategy: 'context', context_check: 'has_ticket' },
+        tools: [makeTool({ name: 'close_ticket' })],
+      }),
+      'c.mjs': module,
+    });
+  }
+
+  it('refuses an export that is not a function, naming it, the module and its value', async () => {
+    const result = await runCli(['validate', '--context-checks', './c.mjs'], {
+      cwd: contextDir('export const has_ticket = true;\n'),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'toolcap: --context-checks: export has_ticket of ./c.mjs is not a function (got true); export only context_check predicates, (context, message) => boolean, from this module\nRun "toolcap help validate" for its options.\n',
+    );
+    const member = await runCli(['validate', '--context-checks', 'c.mjs'], {
+      cwd: contextDir('export default { has_ticket: "yes" };\n'),
+    });
+    expect(member.code).toBe(2);
+    expect(member.stderr).toMatch(
+      /^toolcap: --context-checks: member has_ticket of the default export of c\.mjs is not a function \(got "yes"\)/,
+    );
+  });
+
+  it('merges a default-export object with the named exports; a named export wins', async () => {
+    const dir = contextDir(
+      [
+        'export default { has_ticket: () => false, other: () => true };',
+        'export function has_ticket(context) { return context.ticket != null; }',
+        '',
+      ].join('\n'),
+    );
+    // has_ticket comes from the named export (the default's member would drop the group)
+    const selected = await runCli(
+      ['select', '--json', '--context-checks', 'c.mjs', '--context', 'ticket=T-1', 'close it'],
+      { cwd: dir },
+    );
+    expect(selected.code).toBe(0);
+    const names = (selected.json() as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+    expect(names).toEqual(['close_ticket']);
+  });
+});
+
 describe('toolcap list', () => {
   it('prints the tool table in catalog order', async () => {
     const result = await runCli(['list'], { cwd: ROOT });
@@ -180,7 +277,7 @@ describe('toolcap (general)', () => {
     expect(help.stdout).toMatch(/validate\s+check group files/);
     const usage = await runCli(['help', 'validate']);
     expect(usage.stdout).toMatch(
-      /^toolcap validate \[--schemas PATH\]\.\.\. \[--strict\] \[--json\]/,
+      /^toolcap validate \[--schemas PATH\]\.\.\. \[--check-handlers\] \[--strict\] \[--json\]/,
     );
     const flag = await runCli(['list', '--help']);
     expect(flag.code).toBe(0);

@@ -51,11 +51,62 @@ describe('loadRegistry', () => {
       'a/alpha_tools.json': makeGroup('alpha', { tools: [makeTool({ name: 'alpha_tool' })] }),
       'b/c/beta_tools.json': makeGroup('beta', { tools: [makeTool({ name: 'beta_tool' })] }),
       'notes.json': { not: 'a group' },
-      'gamma.tools.json': makeGroup('gamma'),
+      'tools.json': { tools: ['not', 'a', 'group'] },
+      'package.json': { name: 'x', group: 'admins', version: '1.0.0' },
     });
     const registry = await loadRegistry({ dirs: [dir] });
     expect(registry.groups().map((group) => group.group)).toEqual(['alpha', 'beta']);
     expect(registry.diagnostics).toEqual([]);
+  });
+
+  it('warns about a group file whose name is close to <group>_tools.json, naming the fix', async () => {
+    const dir = createTempDir({
+      'billing_tool.json': makeGroup('billing'),
+      'sub/billing-tools.json': makeGroup('billing'),
+      'billing_tools.JSON': makeGroup('billing'),
+      'gamma.tools.json': makeGroup('gamma'),
+      'ledger_tols.json': makeGroup('ledger'),
+      'odd-tools.json': makeGroup('Odd Group'),
+      'taken/orders_tools.json': makeGroup('orders'),
+      'taken/orders-tools.json': makeGroup('orders'),
+      'notes_tools_data.json': { tools: [] },
+    });
+    const registry = await loadRegistry({ dirs: ['.'], cwd: dir });
+    expect(registry.groups().map((group) => group.group)).toEqual(['orders']);
+    const looksLike =
+      'looks like a group file (a JSON object with "group" and "tools") but is not loaded: only files named <group>_tools.json are;';
+    expect(registry.diagnostics).toEqual(
+      [
+        ['billing_tool.json', 'rename it to billing_tools.json'],
+        ['billing_tools.JSON', 'rename it to billing_tools.json'],
+        ['gamma.tools.json', 'rename it to gamma_tools.json'],
+        ['ledger_tols.json', 'rename it to ledger_tools.json'],
+        [
+          'odd-tools.json',
+          'rename it to <group>_tools.json, with "group" a snake_case name such as "billing"',
+        ],
+        ['sub/billing-tools.json', 'rename it to billing_tools.json'],
+        [
+          'taken/orders-tools.json',
+          'a file named orders_tools.json exists beside it already: merge the two or remove this one',
+        ],
+      ].map(([file, fix]) => ({
+        severity: 'warning',
+        code: 'MISNAMED_GROUP_FILE',
+        file,
+        pointer: '',
+        message: `${file?.split('/').pop()} ${looksLike} ${fix}`,
+      })),
+    );
+  });
+
+  it('does not read JSON files whose names are far from <group>_tools.json, nor huge ones', async () => {
+    const dir = createTempDir({
+      'billing.json': makeGroup('billing'),
+      'huge_tool.json': JSON.stringify(makeGroup('huge')),
+    });
+    const registry = await loadRegistry({ dirs: ['.'], cwd: dir, limits: { maxFileBytes: 100 } });
+    expect(registry.diagnostics).toMatchObject([{ code: 'NO_GROUP_FILES' }]);
   });
 
   it('keeps loading the other files when one is broken', async () => {
@@ -547,5 +598,27 @@ describe('loadRegistry: text a reviewer could misread', () => {
           'the text is UTF-16 (little-endian), not UTF-8; save the file as UTF-8 (JSON files must be UTF-8)',
       },
     ]);
+  });
+
+  it("finds keywords that never match with the registry's own analyzer", async () => {
+    const dir = createTempDir({
+      'refunds_tools.json': makeGroup('refunds', {
+        selection: { strategy: 'keyword', keywords: ['refund', 'money back'] },
+      }),
+    });
+    // a tokenizer that drops "refund" (as a custom stopword list in a tokenizer might)
+    const registry = await loadRegistry({
+      cwd: dir,
+      dirs: ['.'],
+      analyzer: { tokenizer: (text) => text.split(/\s+/).filter((word) => word !== 'refund') },
+    });
+    expect(registry.diagnostics).toMatchObject([
+      {
+        code: 'KEYWORD_NEVER_MATCHES',
+        file: 'refunds_tools.json',
+        pointer: '/selection/keywords/0',
+      },
+    ]);
+    expect((await loadRegistry({ cwd: dir, dirs: ['.'] })).diagnostics).toEqual([]);
   });
 });

@@ -16,6 +16,10 @@ vi.mock('../../src/load/list-group-files.js', async (importOriginal) => {
     ...original,
     listGroupFiles: async (directory: string) =>
       [...(await original.listGroupFiles(directory)), ...swapped.extra].sort(),
+    listSchemaDirectory: async (directory: string) => {
+      const listing = await original.listSchemaDirectory(directory);
+      return { ...listing, groupFiles: [...listing.groupFiles, ...swapped.extra].sort() };
+    },
   };
 });
 

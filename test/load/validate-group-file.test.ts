@@ -118,3 +118,114 @@ describe('validateGroupDocument messages name the tool and the fix', () => {
     expect(problemsOf({ name: 'crème brûlée' })[0]?.message).toMatch(/\(e\.g\. "creme_brulee"\)$/);
   });
 });
+
+describe('GROUP_NAME_MISMATCH offers only valid fixes', () => {
+  const mismatch = (group: string, fileName: string) =>
+    validateGroupDocument(makeGroup(group), { limits: DEFAULT_LOAD_LIMITS, fileName })
+      .problems.filter((problem) => problem.code === 'GROUP_NAME_MISMATCH')
+      .map((problem) => problem.message);
+
+  it('offers both fixes when both names are valid group names', () => {
+    expect(mismatch('billing', 'payments_tools.json')).toEqual([
+      'group "billing" does not match the file name "payments_tools.json"; rename the file to "billing_tools.json" or set "group": "payments"',
+    ]);
+  });
+
+  it('never suggests a group name that breaks the snake_case rule', () => {
+    expect(mismatch('billing', 'Billing_tools.json')).toEqual([
+      'group "billing" does not match the file name "Billing_tools.json"; rename the file to "billing_tools.json" (the file-name prefix "Billing" is not a snake_case group name)',
+    ]);
+    expect(mismatch('Billing', 'billing_tools.json')).toEqual([
+      'group "Billing" does not match the file name "billing_tools.json"; set "group": "billing"',
+    ]);
+    expect(mismatch('Billing-Ops', 'Billing_tools.json')).toEqual([
+      'group "Billing-Ops" does not match the file name "Billing_tools.json"; rename the file to "billing_ops_tools.json" and set "group": "billing_ops"',
+    ]);
+    expect(mismatch('---', 'Billing_tools.json')).toEqual([
+      'group "---" does not match the file name "Billing_tools.json"; use one snake_case name (such as "billing") for both "group" and the file name <group>_tools.json',
+    ]);
+  });
+});
+
+describe('selection settings without effect are warnings', () => {
+  const warningsOf = (selection: Record<string, unknown>, tools = [makeTool()], analyzer?: never) =>
+    validateGroupDocument(makeGroup('support', { selection, tools }), {
+      limits: DEFAULT_LOAD_LIMITS,
+      ...(analyzer !== undefined ? { analyzer } : {}),
+    }).problems.map(({ severity, code, pointer, message }) => ({
+      severity,
+      code,
+      pointer,
+      message,
+    }));
+
+  it('context_check on an always or a keyword group', () => {
+    expect(warningsOf({ strategy: 'always', context_check: 'has_ticket' })).toEqual([
+      {
+        severity: 'warning',
+        code: 'SELECTION_FIELD_IGNORED',
+        pointer: '/selection/context_check',
+        message:
+          'context_check "has_ticket" is ignored for an "always" group, which is offered on every turn: use strategy "context" for the check to decide, or remove context_check',
+      },
+    ]);
+    expect(
+      warningsOf({ strategy: 'keyword', keywords: ['ticket'], context_check: 'has_ticket' }),
+    ).toEqual([
+      {
+        severity: 'warning',
+        code: 'SELECTION_FIELD_IGNORED',
+        pointer: '/selection/context_check',
+        message:
+          'context_check "has_ticket" is ignored for a "keyword" group, which its keywords select: use strategy "context" for the check to decide, or remove context_check',
+      },
+    ]);
+  });
+
+  it('keywords on an always or a context group are not reported: search ranks by them', () => {
+    expect(warningsOf({ strategy: 'always', keywords: ['refund'] })).toEqual([]);
+    expect(
+      warningsOf({ strategy: 'context', context_check: 'has_ticket', keywords: ['refund'] }),
+    ).toEqual([]);
+  });
+
+  it('a context group that nothing conditions is offered on every turn', () => {
+    const unconditional = {
+      severity: 'warning',
+      code: 'CONTEXT_GROUP_UNCONDITIONAL',
+      pointer: '/selection',
+      message:
+        'a "context" group with no context_check and no tool with requires_context is offered on every turn: add a context_check (a predicate registered with contextChecks), add metadata.requires_context keys to its tools, or use strategy "always"',
+    };
+    expect(warningsOf({ strategy: 'context' })).toEqual([unconditional]);
+    // one tool with keys, or a context_check, conditions the group
+    const keyed = makeTool({
+      name: 'close_ticket',
+      metadata: { executor: 'support', requires_context: ['ticket_id'] },
+    });
+    expect(warningsOf({ strategy: 'context' }, [makeTool(), keyed])).toEqual([]);
+    expect(warningsOf({ strategy: 'context', context_check: 'has_ticket' })).toEqual([]);
+  });
+
+  it('a keyword that analyzes to no word can never match', () => {
+    expect(warningsOf({ strategy: 'keyword', keywords: ['refund', '!!!', 'c++', '--'] })).toEqual(
+      [1, 3].map((index) => ({
+        severity: 'warning',
+        code: 'KEYWORD_NEVER_MATCHES',
+        pointer: `/selection/keywords/${index}`,
+        message: `keyword ${index === 1 ? '"!!!"' : '"--"'} can never match: keyword matching finds no word in it (a word needs a letter or digit); write a word or phrase such as "invoice", or remove it`,
+      })),
+    );
+    // the registry's own analyzer decides: one that drops "refund" makes it unmatchable
+    const dropsRefund = {
+      analyze: (text: string) => (text === 'refund' ? [] : [{ word: text, term: text, parts: [] }]),
+    };
+    expect(
+      warningsOf(
+        { strategy: 'keyword', keywords: ['refund', '!!!'] },
+        undefined,
+        dropsRefund as never,
+      ).map((problem) => problem.pointer),
+    ).toEqual(['/selection/keywords/0']);
+  });
+});

@@ -457,7 +457,7 @@ describe('translate: options are checked per provider', () => {
     expect(
       refused(() => translate(tools, 'openai-responses', { namespaces: { alpha: 1 } as never })),
     ).toBe(
-      'translate(tools, "openai-responses"): option "namespaces" must be true, false or an object of group descriptions by group name, got an object',
+      'translate(tools, "openai-responses"): option "namespaces" must be true, false or an object of group descriptions by group name; "alpha" is 1, not a string',
     );
     expect(refused(() => translate(tools, 'bedrock', 'fast' as never))).toBe(
       'translate(tools, "bedrock"): options must be an object such as { recursionDepth: ... }, got "fast"',

@@ -47,7 +47,7 @@ describe('registry options are checked at the boundary', () => {
       message: 'loadRegistry: option "dirs" must be a string or an array of strings, got 42',
     });
     expect(() => createRegistry({ contextChecks: { isAdmin: true } as never })).toThrow(
-      'createRegistry: option "contextChecks" must be an object of predicates by name',
+      'createRegistry: option "contextChecks" must be an object of predicates by name, such as { has_project: (context, message) => ... }; "isAdmin" is true, not a function',
     );
     expect(() => createRegistry({ limits: { maxTools: -1 } })).toThrow(
       'option "limits" must be an object of non-negative integers',
@@ -56,13 +56,28 @@ describe('registry options are checked at the boundary', () => {
       'with keys among maxFileBytes',
     );
     expect(() => createRegistry({ pins: { calendar: 1 } as never })).toThrow(
-      'option "pins" must be an object of semver ranges by group',
+      'createRegistry: option "pins" must be an object of semver ranges by group, such as { calendar: "^1.0.0" }; "calendar" is 1, not a string',
+    );
+    expect(() => createRegistry({ pins: 'calendar' as never })).toThrow(
+      'createRegistry: option "pins" must be an object of semver ranges by group, such as { calendar: "^1.0.0" }, got "calendar"',
     );
     expect(() => createRegistry({ executionLimits: { timeoutsMs: { fast: 0 } } })).toThrow(
       'option "executionLimits" must be an object such as',
     );
     expect(() => createRegistry(null as never)).toThrow(
       'createRegistry: options must be an object',
+    );
+  });
+
+  it('refuses an empty pin, naming the group (usually an unset environment variable)', async () => {
+    const message =
+      'option "pins" has an empty range for group "billing"; give a version or range such as "^1.0.0", or leave the group out for its highest version (an empty pin is usually an unset environment variable)';
+    await expect(loadRegistry({ dirs: [], pins: { billing: '' } })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: `loadRegistry: ${message}`,
+    });
+    expect(() => createRegistry({ pins: { calendar: '^1', billing: ' ' } })).toThrow(
+      `createRegistry: ${message}`,
     );
   });
 

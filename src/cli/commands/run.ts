@@ -10,6 +10,7 @@ import { parseJsonDocument } from '../../load/parse-json-document.js';
 import type { Registry } from '../../toolcap/registry.js';
 import type { SemanticOptions } from '../../toolcap/registry-options.js';
 import { withExecutionSettings } from '../../toolcap/with-execution-settings.js';
+import { checkCliHandlers } from '../check-handlers-option.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CliIo } from '../io.js';
 import { writeJson } from '../io.js';
@@ -28,6 +29,7 @@ import {
   REGISTRY_OPTIONS,
   REGISTRY_OPTIONS_USAGE,
   requireSchemaDirs,
+  withFlagHint,
 } from '../registry-options.js';
 
 /** One-line summary for `toolcap help`. */
@@ -90,7 +92,9 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   try {
     const registry = await loadExecutionRegistry('run', values, io, controller.signal);
     requireSchemaDirs(registry.diagnostics);
-    printDiagnostics(io, registry.diagnostics);
+    // a --handlers directory that does not exist would only show as HANDLER_NOT_FOUND
+    const handlerDirs = await checkCliHandlers(values, registry, io, false);
+    printDiagnostics(io, [...registry.diagnostics, ...handlerDirs.map(withFlagHint)]);
     const code = await executeAndPrint(registry, toolName, input, context, io, {
       signal: controller.signal,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),

@@ -5,6 +5,7 @@ import type { Diagnostic } from '../../format/types.js';
 import { displayPath } from '../../load/display-path.js';
 import { listGroupFiles } from '../../load/list-group-files.js';
 import { checkOverlayConflicts, checkOverlayFiles } from '../../mcp/gateway/read-overlays.js';
+import { CHECK_HANDLERS_USAGE, checkCliHandlers } from '../check-handlers-option.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { parseCliArgs, stringList } from '../parse-cli-args.js';
 import {
@@ -18,7 +19,7 @@ import {
 export const summary = 'check group files and report every problem';
 
 /** Usage text. */
-export const usage = `toolcap validate [--schemas PATH]... [--strict] [--json]
+export const usage = `toolcap validate [--schemas PATH]... [--check-handlers] [--strict] [--json]
 
 Loads every *_tools.json and reports each problem as
 "file:line:column: error CODE message (at /pointer)", then a summary line. The report is this
@@ -28,6 +29,7 @@ path does not exist, or when no group file was found at all; 2 on a usage error.
 
 Options:
 ${REGISTRY_OPTIONS_USAGE}
+${CHECK_HANDLERS_USAGE}
   --strict                 treat warnings as errors too
   --json                   print {"groups": [...], "diagnostics": [...]}`;
 
@@ -39,7 +41,12 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCliArgs(
     'validate',
     args,
-    { ...REGISTRY_OPTIONS, strict: { type: 'boolean' }, json: { type: 'boolean' } },
+    {
+      ...REGISTRY_OPTIONS,
+      'check-handlers': { type: 'boolean' },
+      strict: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
     { min: 0, max: 0, names: 'none' },
   );
   // validate is the thorough check: it also compiles schemas to check each tool's examples
@@ -52,6 +59,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     ...registry.diagnostics,
     ...checkOverlayFiles(registry, io.cwd),
     ...checkOverlayConflicts(registry, files, io.cwd),
+    ...(await checkCliHandlers(values, registry, io, values['check-handlers'] === true)),
   ];
   // an empty directory (a typo in a CI step) must not pass as "0 errors"; a group file that
   // failed to load was found, and its diagnostics say why
