@@ -65,7 +65,9 @@ const MAX_KEYWORD_LENGTH = 100;
  * server's own input schema (`inputSchemas`), so the repairs never narrow what the server
  * accepts and are not reported. A tool whose schema the group format rejects (`true` as a
  * property schema, ...) is converted again with an empty object schema in its place, so it is
- * served and found by its name and description. Hidden tools are named
+ * served and found by its name and description. Top-level property keys that the Anthropic
+ * Messages API and Bedrock Converse reject are listed renamed with `safePropertyNames`
+ * (`renameProperties`), and named in one note for the server either way. Hidden tools are named
  * with the others, so the names of every server's tools depend only on the servers' lists, never
  * on what an overlay hides. The version is the server's when it is semver, else `0.0.0`. Without an
  * overlay the group is a `keyword` group: the server's name plus keywords suggested from its
