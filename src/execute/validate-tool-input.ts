@@ -43,17 +43,22 @@ export function validateToolInput(
     message: issue.message,
     keyword: issue.keyword,
   }));
+  return { ok: false, error: invalidInputError(tool.name, problems) };
+}
+
+/** The `INVALID_INPUT` error of a call of `toolName` whose arguments have these problems. */
+export function invalidInputError(
+  toolName: string,
+  problems: readonly InputProblem[],
+): ToolCallError {
   // each message already names its field ("/title must be string", "missing required property")
   const listed = problems.slice(0, 10).map((problem) => problem.message);
   const more =
     problems.length > listed.length ? `; and ${problems.length - listed.length} more` : '';
   return {
-    ok: false,
-    error: {
-      code: 'INVALID_INPUT',
-      message: `Invalid input for tool "${tool.name}": ${listed.join('; ')}${more}. Fix these arguments and call the tool again.`,
-      details: problems.map((problem) => ({ ...problem })),
-    },
+    code: 'INVALID_INPUT',
+    message: `Invalid input for tool "${toolName}": ${listed.join('; ')}${more}. Fix these arguments and call the tool again.`,
+    details: problems.map((problem) => ({ ...problem })),
   };
 }
 

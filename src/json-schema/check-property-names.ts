@@ -52,12 +52,20 @@ export function checkPropertyNames(
  * leading digit prefixed), or undefined when nothing usable is left (`日本`).
  */
 function suggestPropertyName(name: string, rule: PropertyNameRule): string | undefined {
-  const converted = name
+  const converted = convertPropertyName(name).slice(0, MAX_SUGGESTED_LENGTH);
+  return converted !== '' && rule.pattern.test(converted) ? converted : undefined;
+}
+
+/**
+ * `name` with accents folded, every run of other characters than ASCII letters, digits and `_`
+ * turned into one `_`, `_` trimmed at both ends and a leading digit prefixed with `_`
+ * (`filter[id]` → `filter_id`, `$top` → `top`); `""` when nothing usable is left. Not shortened.
+ */
+export function convertPropertyName(name: string): string {
+  return name
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .replace(/[^A-Za-z0-9_]+/g, '_')
     .replace(/^_+|_+$/g, '')
-    .replace(/^(\d)/, '_$1')
-    .slice(0, MAX_SUGGESTED_LENGTH);
-  return converted !== '' && rule.pattern.test(converted) ? converted : undefined;
+    .replace(/^(\d)/, '_$1');
 }

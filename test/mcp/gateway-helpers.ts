@@ -26,6 +26,14 @@ export const RAW_SCHEMA_SERVER = join(
   'mcp-upstreams',
   'raw-schema-server.mjs',
 );
+/** A fixture whose tools have property keys Anthropic and Bedrock reject (`filter[id]`, ...). */
+export const ODD_KEYS_SERVER = join(
+  REPO_ROOT,
+  'test',
+  'fixtures',
+  'mcp-upstreams',
+  'odd-keys-server.mjs',
+);
 /** The built CLI (`npm test` builds first). */
 export const BIN = join(REPO_ROOT, 'dist', 'cli', 'toolcap.mjs');
 

@@ -60,6 +60,10 @@ ${REGISTRY_OPTIONS_USAGE}
 ${EXECUTION_OPTIONS_USAGE}
   --upstream FILE          MCP servers to serve as groups ({"mcpServers": {...}}); a group file
                            named like a server's group overlays it
+  --safe-property-names    with --upstream: serve the upstream tools' top-level property keys
+                           that Anthropic and Bedrock reject (filter[id], $top, ...) under
+                           names that match ^[a-zA-Z0-9_.-]{1,64}$; calls reach the server
+                           with its own keys (without it, a note names such keys)
   --expose MODE            all (default): every tool; selected: pinned groups plus find_tools
                            and call_tool; search: only find_tools and call_tool
   --all-tools              also list tools whose required context is missing
@@ -99,6 +103,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       'all-tools': { type: 'boolean' },
       watch: { type: 'boolean' },
       upstream: { type: 'string' },
+      'safe-property-names': { type: 'boolean' },
       expose: { type: 'string' },
       'call-timeout': { type: 'string' },
       http: { type: 'string' },
@@ -116,6 +121,12 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const maxMessageBytes = positiveInteger('mcp', 'max-message-bytes', values['max-message-bytes']);
   const http = readHttp(values, io);
   const upstreamFile = optionalString(values.upstream);
+  if (upstreamFile === undefined && values['safe-property-names'] === true) {
+    throw new CliUsageError(
+      "--safe-property-names renames the property keys of upstream MCP servers' tools: it only applies with --upstream FILE",
+      'mcp',
+    );
+  }
   const upstreams = upstreamFile === undefined ? [] : await readUpstreams(upstreamFile, io);
   const semantic = await cliSemanticOptions('mcp', values, io);
   const pairsFile = optionalString(values['record-pairs']);
@@ -187,6 +198,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       expose,
       context,
       hideUnavailable: values['all-tools'] !== true,
+      safePropertyNames: values['safe-property-names'] === true,
       name: 'toolcap',
       version: await readPackageVersion(),
       cwd: io.cwd,

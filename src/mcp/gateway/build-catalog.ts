@@ -7,6 +7,7 @@ import { errorMessage } from '../../util/error-message.js';
 import { buildUpstreamGroup } from './build-upstream-group.js';
 import type { UpstreamListing } from './list-upstream-tools.js';
 import type { UpstreamOverlay } from './read-overlays.js';
+import type { RenamedProperties } from './rename-properties.js';
 import type { UpstreamServer } from './upstream-config.js';
 
 /** Where a gateway tool is forwarded to. */
@@ -53,9 +54,12 @@ export interface Catalog {
   annotations: ReadonlyMap<string, Record<string, unknown>>;
   /**
    * Upstream tools' input schemas as their servers list them: listed to clients and checked on
-   * calls, so the gateway never refuses what the server accepts.
+   * calls, so the gateway never refuses what the server accepts. A tool in `renamedProperties`
+   * is listed with its renamed schema here and checked against the server's.
    */
   inputSchemas: ReadonlyMap<string, JsonSchema>;
+  /** Upstream tools served with renamed property keys (`safePropertyNames`), by gateway name. */
+  renamedProperties: ReadonlyMap<string, RenamedProperties>;
   /** Tools the overlays pin (listed in `--expose selected`). */
   pinned: ReadonlySet<string>;
   /** Local tools that are not served, and why (a name the gateway reserves). */
@@ -75,6 +79,8 @@ export interface CatalogInput {
   upstreams: readonly { server: UpstreamServer; listing: UpstreamListing | undefined }[];
   /** Names of the gateway's own tools (`find_tools`, `call_tool`), never used for others. */
   reserved: readonly string[];
+  /** Serve upstream tools' top-level property keys that Anthropic and Bedrock reject renamed. */
+  safePropertyNames?: boolean;
   /**
    * Names earlier catalogs of this process served, and who: each keeps pointing at its tool, so
    * a server that comes up late never takes a name a client may already use. Default: none.
@@ -128,6 +134,7 @@ function buildCatalog(
       routes: new Map(),
       annotations: new Map(),
       inputSchemas: new Map(),
+      renamedProperties: new Map(),
       pinned: new Set(),
       shadowed: [],
       renamed: [],
@@ -142,6 +149,7 @@ function buildCatalog(
   const routes = new Map<string, UpstreamRoute>();
   const annotations = new Map<string, Record<string, unknown>>();
   const inputSchemas = new Map<string, JsonSchema>();
+  const renamedProperties = new Map<string, RenamedProperties>();
   const pinned = new Set<string>();
   const renamed: GatewayRename[] = [];
   const notes = [...base.notes];
@@ -170,6 +178,7 @@ function buildCatalog(
     for (const name of group.names) taken.add(name);
     for (const [name, value] of group.annotations) annotations.set(name, value);
     for (const [name, schema] of group.inputSchemas) inputSchemas.set(name, schema);
+    for (const [name, renamed] of group.renamedProperties) renamedProperties.set(name, renamed);
     for (const name of group.pinned) pinned.add(name);
   }
   return {
@@ -178,6 +187,7 @@ function buildCatalog(
     routes,
     annotations,
     inputSchemas,
+    renamedProperties,
     pinned,
     shadowed: base.shadowed,
     renamed,
@@ -207,6 +217,7 @@ function buildServedGroup(
       listing,
       overlay: input.overlays.get(server.group),
       reserved,
+      safePropertyNames: input.safePropertyNames === true,
     });
     const moved = [...group.routes].filter(([name, tool]) => {
       const owner = served.get(name);

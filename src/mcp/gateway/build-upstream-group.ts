@@ -7,6 +7,12 @@ import { suggestKeywords } from '../../migrate/suggest-keywords.js';
 import { toCanonicalToolName } from '../../providers/import/to-canonical-tool-name.js';
 import type { UpstreamListing } from './list-upstream-tools.js';
 import type { UpstreamOverlay } from './read-overlays.js';
+import {
+  describeUnsafeProperties,
+  findUnsafePropertyNames,
+  type RenamedProperties,
+  renameProperties,
+} from './rename-properties.js';
 import { servedInputSchema } from './served-input-schema.js';
 import type { UpstreamServer } from './upstream-config.js';
 
@@ -25,10 +31,13 @@ export interface UpstreamGroup {
   /** The server's own annotations by gateway name, listed as they are (never re-derived). */
   annotations: Map<string, Record<string, unknown>>;
   /**
-   * The input schema each tool is listed with and its calls are checked against, by gateway
-   * name: the server's own (see `servedInputSchema`), never the converted one.
+   * The input schema each tool is listed with, by gateway name: the server's own (see
+   * `servedInputSchema`), never the converted one; with `safePropertyNames`, its renamed form.
+   * Calls are checked against the server's own.
    */
   inputSchemas: Map<string, JsonSchema>;
+  /** With `safePropertyNames`: the tools served with renamed property keys, by gateway name. */
+  renamedProperties: Map<string, RenamedProperties>;
   /** Gateway names of the tools the overlay pins. */
   pinned: string[];
   /** Names that differ from the server's: invalid names converted, collisions prefixed. */
@@ -56,7 +65,9 @@ const MAX_KEYWORD_LENGTH = 100;
  * server's own input schema (`inputSchemas`), so the repairs never narrow what the server
  * accepts and are not reported. A tool whose schema the group format rejects (`true` as a
  * property schema, ...) is converted again with an empty object schema in its place, so it is
- * served and found by its name and description. Hidden tools are named
+ * served and found by its name and description. Top-level property keys that the Anthropic
+ * Messages API and Bedrock Converse reject are listed renamed with `safePropertyNames`
+ * (`renameProperties`), and named in one note for the server either way. Hidden tools are named
  * with the others, so the names of every server's tools depend only on the servers' lists, never
  * on what an overlay hides. The version is the server's when it is semver, else `0.0.0`. Without an
  * overlay the group is a `keyword` group: the server's name plus keywords suggested from its
@@ -67,6 +78,8 @@ export function buildUpstreamGroup(input: {
   listing: UpstreamListing;
   overlay: UpstreamOverlay | undefined;
   reserved: ReadonlySet<string>;
+  /** Serve top-level property keys that Anthropic and Bedrock reject under new names. */
+  safePropertyNames?: boolean;
 }): UpstreamGroup {
   const { server, listing, overlay } = input;
   const notes: string[] = [];
@@ -164,6 +177,22 @@ export function buildUpstreamGroup(input: {
     // a schema the import accepted is within every limit the server's own schema is held to
     inputSchemas.set(tool.name, served.get(original) ?? tool.input_schema);
   }
+  const renamedProperties = new Map<string, RenamedProperties>();
+  const unsafe: { tool: string; keys: { from: string; to?: string }[] }[] = [];
+  for (const [name, schema] of inputSchemas) {
+    if (input.safePropertyNames === true) {
+      const renamed = renameProperties(schema);
+      if (renamed === undefined) continue;
+      renamedProperties.set(name, renamed);
+      inputSchemas.set(name, renamed.servedSchema);
+      unsafe.push({ tool: name, keys: [...renamed.toServed].map(([from, to]) => ({ from, to })) });
+    } else {
+      const keys = findUnsafePropertyNames(schema);
+      if (keys.length > 0) unsafe.push({ tool: name, keys: keys.map((from) => ({ from })) });
+    }
+  }
+  // one note per server, however many of its tools have such keys
+  if (unsafe.length > 0) notes.push(describeUnsafeProperties(unsafe));
   const rawAnnotations = new Map<string, Record<string, unknown>>();
   for (const entry of entries) {
     const rawName = toolName(entry);
@@ -220,7 +249,17 @@ export function buildUpstreamGroup(input: {
     }
   }
   const renamed = imported.renamed.filter((entry) => !hiddenNames.has(entry.to));
-  return { document, routes, annotations, inputSchemas, pinned, renamed, names, notes };
+  return {
+    document,
+    routes,
+    annotations,
+    inputSchemas,
+    renamedProperties,
+    pinned,
+    renamed,
+    names,
+    notes,
+  };
 }
 
 /** Stands in for an input schema the group format rejects: the tool is searched without it. */

@@ -59,6 +59,13 @@ export interface GatewayOptions {
   context?: ToolContext;
   /** Leave out tools whose `requires_context` keys are missing. Default true. */
   hideUnavailable?: boolean;
+  /**
+   * Serve upstream tools' top-level property keys that the Anthropic Messages API and Bedrock
+   * Converse reject (`filter[id]`, `$top`, ...) under names that match `^[a-zA-Z0-9_.-]{1,64}$`,
+   * and map calls back to the server's keys. Default false: such keys are served as they are,
+   * with a note per server.
+   */
+  safePropertyNames?: boolean;
   /** Limit of one forwarded call, in ms. Default 60,000. */
   callTimeoutMs?: number;
   /** Limit of an upstream's handshake and listing, in ms. Default 30,000. */
@@ -111,9 +118,21 @@ export interface CatalogSummary {
   /** Every served group, in catalog order, with its version and number of tools. */
   groups: readonly { group: string; version: string; tools: number }[];
   renamed: readonly GatewayRename[];
+  /** Upstream tools served with renamed property keys (`safePropertyNames`); else empty. */
+  renamedProperties: readonly GatewayPropertyRenames[];
   /** Local tools not served, and why. */
   shadowed: readonly { name: string; reason: string }[];
   notes: readonly string[];
+}
+
+/** An upstream tool whose top-level property keys are served under new names. */
+export interface GatewayPropertyRenames {
+  /** The server's key in the configuration. */
+  server: string;
+  /** The tool's name in the gateway. */
+  tool: string;
+  /** Each renamed key: `from` the server's, `to` the one clients see, in the schema's order. */
+  properties: readonly { from: string; to: string }[];
 }
 
 /** The gateway's state. */
@@ -186,6 +205,7 @@ const GATEWAY_OPTIONS: OptionSpec = {
       : '"all", "selected" or "search"',
   context: isObject,
   hideUnavailable: isBoolean,
+  safePropertyNames: isBoolean,
   callTimeoutMs: milliseconds(1),
   connectTimeoutMs: milliseconds(1),
   startupWaitMs: milliseconds(0),
@@ -451,6 +471,7 @@ class ToolGateway implements Gateway, SessionHost {
         listing: this.#listings.get(server.name)?.listing,
       })),
       reserved: this.expose === 'all' ? [] : [FIND_TOOLS, CALL_TOOL],
+      safePropertyNames: this.#options.safePropertyNames === true,
     });
     this.#catalog = catalog;
     this.#emit({ type: 'catalog', summary: summarize(catalog) });
@@ -486,6 +507,11 @@ function summarize(catalog: Catalog): CatalogSummary {
       .groups()
       .map(({ group, version, tools }) => ({ group, version, tools: tools.length })),
     renamed: catalog.renamed,
+    renamedProperties: [...catalog.renamedProperties].map(([tool, renamed]) => ({
+      server: catalog.routes.get(tool)!.server,
+      tool,
+      properties: [...renamed.toServed].map(([from, to]) => ({ from, to })),
+    })),
     shadowed: catalog.shadowed,
     notes: catalog.notes,
   };

@@ -15,6 +15,7 @@ import { errorMessage } from '../../util/error-message.js';
 import { shortenName } from '../../util/shorten-name.js';
 import { suggestSimilar } from '../../util/suggest-similar.js';
 import type { Catalog, UpstreamRoute } from './build-catalog.js';
+import { errorForClient, toServerArguments } from './rename-properties.js';
 import { mergeContexts, readContext } from './session-context.js';
 import { toCallToolResult, toolError } from './tool-results.js';
 import type { UpstreamInputChecks } from './upstream-input-checks.js';
@@ -336,6 +337,18 @@ async function runTool(
     return toCallToolResult(await catalog.local.execute(name, input ?? {}, context, { signal }));
   }
   const tool = catalog.registry.get(name)!;
+  const renamed = catalog.renamedProperties.get(name);
+  if (renamed !== undefined) {
+    // checked with the server's keys against the server's schema, reported with the client's
+    const mapped = toServerArguments(name, (input ?? {}) as Record<string, unknown>, renamed);
+    if (!mapped.ok) return toolError(mapped.error.code, mapped.error.message);
+    const validation = host.upstreamInput.check(tool, renamed.serverSchema, mapped.input);
+    if (!validation.ok) {
+      const error = errorForClient(name, validation.error, mapped.clientNames);
+      return toolError(error.code, error.message);
+    }
+    return host.forward(route, validation.input, signal);
+  }
   // the schema the tool is listed with: the server's, never the converted one
   const schema = catalog.inputSchemas.get(name) ?? tool.input_schema;
   const validation = host.upstreamInput.check(tool, schema, input);

@@ -1,4 +1,5 @@
 import { isValidToolName } from '../../format/names.js';
+import { hashName } from '../../util/hash-name.js';
 
 const MAX_NAME_LENGTH = 64;
 const HASH_LENGTH = 8;
@@ -22,20 +23,10 @@ export function toCanonicalToolName(name: string): string {
   if (converted.length > 1) converted = converted.replace(/_$/, '');
   // nothing Latin survived (天気, получить_погоду, ---): a fixed word would give every such tool
   // the same name, so the hash of the original keeps them apart
-  if (converted === '' || converted === '_') return `tool_${fnv1a(name)}`;
+  if (converted === '' || converted === '_') return `tool_${hashName(name)}`;
   if (/^[0-9]/.test(converted)) converted = `_${converted}`;
   if (converted.length > MAX_NAME_LENGTH) {
-    converted = `${converted.slice(0, MAX_NAME_LENGTH - HASH_LENGTH - 1)}_${fnv1a(name)}`;
+    converted = `${converted.slice(0, MAX_NAME_LENGTH - HASH_LENGTH - 1)}_${hashName(name)}`;
   }
   return converted;
-}
-
-/** 32-bit FNV-1a of the UTF-16 code units, as 8 hex digits. */
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(HASH_LENGTH, '0');
 }
