@@ -26,7 +26,6 @@ import {
   schemaDialect,
   suggestJsonSchemaType,
 } from '../json-schema/check-schema.js';
-import type { TextAnalyzer } from '../text/text-analyzer.js';
 import { tokenize } from '../text/tokenize.js';
 import { quoteValue } from '../util/quote-value.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
@@ -57,6 +56,11 @@ export interface GroupValidation {
 
 /** Options for `validateGroupDocument`. */
 export interface ValidateGroupOptions {
+  /**
+   * The words keyword matching finds in a text, to report keywords that can never match (only
+   * whether there is one counts). Default: the default tokenizer.
+   */
+  words?: (text: string) => readonly unknown[];
   limits: LoadLimits;
   /** File base name, to check `group` against `<group>_tools.json`; omit for `register()`. */
   fileName?: string;
@@ -64,11 +68,6 @@ export interface ValidateGroupOptions {
   contextChecks?: ReadonlySet<string>;
   /** Validate `examples` against `input_schema` (compiles the schema). Default false. */
   checkExamples?: boolean;
-  /**
-   * The analyzer keyword matching uses, to find keywords that can never match; default: the
-   * default analyzer's tokenizer.
-   */
-  analyzer?: Pick<TextAnalyzer, 'analyze'>;
 }
 
 interface AjvError {
@@ -251,7 +250,6 @@ function checkGroupSemantics(
   if (selection === null || typeof selection !== 'object' || Array.isArray(selection)) return;
   const { strategy, keywords, context_check: contextCheck } = selection as Record<string, unknown>;
   checkSelectionEffect(strategy, contextCheck, root.tools, problems);
-  const analyze = options.analyzer?.analyze ?? tokenize;
   if (Array.isArray(keywords)) {
     if (keywords.length > limits.maxKeywords) {
       problems.push({
@@ -271,8 +269,12 @@ function checkGroupSemantics(
           pointer: `/selection/keywords/${index}`,
           message: `keyword is ${keyword.length} characters, longer than ${limits.maxKeywordLength} (limits.maxKeywordLength); use a word or short phrase`,
         });
-      } else if (strategy === 'keyword' && keyword !== '' && analyze(keyword).length === 0) {
-        // "!!!" or "--" analyze to no word, so no message can ever contain them
+      } else if (
+        strategy === 'keyword' &&
+        keyword !== '' &&
+        (options.words ?? tokenize)(keyword).length === 0
+      ) {
+        // "!!!" or "--" hold no word, so no message can ever contain them
         problems.push({
           severity: 'warning',
           code: 'KEYWORD_NEVER_MATCHES',

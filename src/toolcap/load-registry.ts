@@ -8,6 +8,7 @@ import { listSchemaDirectory } from '../load/list-group-files.js';
 import { checkGroupText, readGroupFileText } from '../load/read-group-file.js';
 import { RegistryLoadError } from '../load/registry-load-error.js';
 import { assembleSnapshot, type CandidateGroup } from '../registry/assemble-registry.js';
+import type { TextAnalyzerOptions } from '../text/text-analyzer.js';
 import { checkOptions, toStringList } from '../util/check-options.js';
 import { createRegistryObject, type Registry } from './registry.js';
 import {
@@ -47,6 +48,7 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
   const dirs = options.dirs === undefined ? ['schemas'] : toStringList(options.dirs);
   const files = await findGroupFiles(dirs, cwd, diagnostics, display, limits);
   const contextCheckNames = new Set(settings.contextChecks.keys());
+  const keywordWords = customWords(options.analyzer);
   const candidates: CandidateGroup[] = [];
   // assembleRegistry locates only the diagnostics it adds: a tool name or group version that an
   // earlier file also has, or tools past limits.maxTools. Only files that may get one keep their
@@ -72,7 +74,7 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
         fileName: basename(file),
         contextChecks: contextCheckNames,
         checkExamples: options.checkExamples === true,
-        ...(settings.analyzer !== undefined ? { analyzer: settings.analyzer } : {}),
+        ...(keywordWords === undefined ? {} : { words: keywordWords }),
       });
       diagnostics.push(...problems);
       if (document === undefined || validation === undefined) continue;
@@ -216,4 +218,20 @@ async function findGroupFiles(
 /** A turn of the event loop: timers and I/O callbacks waiting to run get to run. */
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * How a custom analyzer finds words, for keywords that can never match: its own `analyze`, or
+ * its `tokenizer` option. Undefined for the default, whose tokenizer the check uses without
+ * stemming anything at load time.
+ */
+function customWords(
+  analyzer: LoadRegistryOptions['analyzer'],
+): ((text: string) => readonly unknown[]) | undefined {
+  if (analyzer === undefined) return undefined;
+  if ('analyze' in analyzer && typeof analyzer.analyze === 'function') {
+    return (text) => analyzer.analyze(text);
+  }
+  const { tokenizer } = analyzer as TextAnalyzerOptions;
+  return typeof tokenizer === 'function' ? tokenizer : undefined;
 }

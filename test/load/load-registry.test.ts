@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getCompileCount } from '../../src/json-schema/compile-schema.js';
 import { RegistryLoadError } from '../../src/load/registry-load-error.js';
+import { createTextAnalyzer } from '../../src/text/text-analyzer.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
 
@@ -619,6 +620,15 @@ describe('loadRegistry: text a reviewer could misread', () => {
         pointer: '/selection/keywords/0',
       },
     ]);
+    // the same tokenizer inside a ready analyzer
+    const built = await loadRegistry({
+      cwd: dir,
+      dirs: ['.'],
+      analyzer: createTextAnalyzer({
+        tokenizer: (text) => text.split(/\s+/).filter((word) => word !== 'refund'),
+      }),
+    });
+    expect(built.diagnostics.map((problem) => problem.pointer)).toEqual(['/selection/keywords/0']);
     expect((await loadRegistry({ cwd: dir, dirs: ['.'] })).diagnostics).toEqual([]);
   });
 });
