@@ -11,14 +11,17 @@ import { compileSchema } from '../../json-schema/compile-schema.js';
  * keyword with a value of the wrong kind). Such schemas are remembered, never compiled again.
  */
 export class UpstreamInputChecks {
-  readonly #unchecked = new WeakSet<JsonSchema>();
+  /** Whether each schema seen so far can be checked: decided once, on its first call. */
+  readonly #checkable = new WeakMap<JsonSchema, boolean>();
 
   /** The arguments to forward, or why they do not fit the schema. */
   check(tool: RegisteredTool, schema: JsonSchema, input: unknown): InputValidation {
-    if (!this.#unchecked.has(schema) && !compiles(schema)) this.#unchecked.add(schema);
-    if (this.#unchecked.has(schema)) {
-      return { ok: true, input: (input ?? {}) as Record<string, unknown> };
+    let checkable = this.#checkable.get(schema);
+    if (checkable === undefined) {
+      checkable = compiles(schema);
+      this.#checkable.set(schema, checkable);
     }
+    if (!checkable) return { ok: true, input: (input ?? {}) as Record<string, unknown> };
     return validateToolInput(tool, input, schema);
   }
 }
