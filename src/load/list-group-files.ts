@@ -4,20 +4,22 @@ import { isNearGroupFileName } from './check-misnamed-group-file.js';
 /** The glob every schema directory is searched with. */
 export const GROUP_FILE_GLOB = '**/*_tools.json';
 
+/** How schema directories are walked: no dot entries, symbolic links neither followed nor returned. */
+const GLOB_OPTIONS = {
+  absolute: true,
+  onlyFiles: true,
+  dot: false,
+  followSymbolicLinks: false,
+  suppressErrors: true,
+} as const;
+
 /**
  * Absolute paths of the group files (`*_tools.json`) under `directory` and its subdirectories,
  * sorted by code unit so loading order (and catalog order) is deterministic. Dot entries are
  * skipped and symbolic links are neither followed nor returned.
  */
 export async function listGroupFiles(directory: string): Promise<string[]> {
-  const files = await fastGlob(GROUP_FILE_GLOB, {
-    cwd: directory,
-    absolute: true,
-    onlyFiles: true,
-    dot: false,
-    followSymbolicLinks: false,
-    suppressErrors: true,
-  });
+  const files = await fastGlob(GROUP_FILE_GLOB, { ...GLOB_OPTIONS, cwd: directory });
   return files.sort(compareCodeUnits);
 }
 
@@ -36,12 +38,8 @@ export interface SchemaDirectoryListing {
  */
 export async function listSchemaDirectory(directory: string): Promise<SchemaDirectoryListing> {
   const files = await fastGlob('**/*.json', {
+    ...GLOB_OPTIONS,
     cwd: directory,
-    absolute: true,
-    onlyFiles: true,
-    dot: false,
-    followSymbolicLinks: false,
-    suppressErrors: true,
     caseSensitiveMatch: false,
   });
   const groupFiles: string[] = [];
