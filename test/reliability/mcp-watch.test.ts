@@ -147,4 +147,52 @@ describe('toolcap mcp --watch --upstream', () => {
     await client.close();
     expect(await exit).toBe(0);
   });
+  it('says when a group file added while it runs has a tool an upstream server already serves', async () => {
+    const dir = createTempDir({
+      'schemas/alpha_tools.json': JSON.stringify({
+        ...makeGroup('alpha', { tools: [] }),
+        'x-upstream': {},
+      }),
+      'servers.json': {
+        mcpServers: { alpha: { command: process.execPath, args: [ALPHA_SERVER] } },
+      },
+    });
+    const stdin = new PassThrough();
+    const transport = new CliIoTransport(stdin);
+    let stderr = '';
+    const exit = main(
+      ['mcp', '--watch', '--upstream', 'servers.json', '--data-dir', join(dir, 'data')],
+      {
+        stdout: (text) => transport.receive(text),
+        stderr: (text) => {
+          stderr += text;
+        },
+        cwd: dir,
+        env: {},
+        isTty: false,
+        stdin,
+      },
+    );
+    const client = new Client({ name: 'watch-shadowed', version: '1.0.0' });
+    let onNotified: (() => void) | undefined;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => onNotified?.());
+    await client.connect(transport);
+    const changed = new Promise<void>((resolve) => {
+      onNotified = resolve;
+    });
+    writeFileSync(
+      join(dir, 'schemas', 'mine_tools.json'),
+      JSON.stringify(
+        makeGroup('mine', { tools: [makeTool({ name: 'echo' }), makeTool({ name: 'mine_one' })] }),
+      ),
+    );
+    await changed;
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('mine_one');
+    expect(stderr).toMatch(/toolcap mcp: not listing echo \(.*upstream.*alpha.*\)\n/);
+    // once, not again at the next reload
+    expect(stderr.match(/not listing echo/g)).toHaveLength(1);
+    await client.close();
+    expect(await exit).toBe(0);
+  });
 });

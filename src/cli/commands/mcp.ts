@@ -162,6 +162,16 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   // calls in progress finish and the upstream servers are stopped, on stdio as over HTTP
   const stopping = onStopSignal();
   let gateway: Gateway | undefined;
+  // each tool left out is said once, at start-up or at the reload that leaves it out
+  const toldHidden = new Set<string>();
+  const printHidden = (hidden: readonly { name: string; reason: string }[]) => {
+    for (const { name, reason } of hidden) {
+      const key = `${name}\0${reason}`;
+      if (toldHidden.has(key)) continue;
+      toldHidden.add(key);
+      io.stderr(`toolcap mcp: not listing ${name} (${reason})\n`);
+    }
+  };
   // listen before the slow part (loading, the upstreams' first connection): meanwhile /healthz
   // answers and /readyz says "starting", instead of a refused connection
   const endpoint =
@@ -216,6 +226,8 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
               : `; serving ${event.summary.tools} with the upstream servers' tools`;
           io.stderr(`toolcap mcp: reloaded the tools (${event.registry.size} loaded${served})\n`);
           printDiagnostics(io, reported(event.registry.diagnostics));
+          // a new local tool under an upstream tool's name is left out: say so, as at start-up
+          if (gateway !== undefined) printHidden(gateway.listing().hidden);
         }
         log(event);
       },
@@ -228,8 +240,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       );
     }
     const { tools, hidden } = gateway.listing();
-    for (const { name, reason } of hidden)
-      io.stderr(`toolcap mcp: not listing ${name} (${reason})\n`);
+    printHidden(hidden);
     // a swapped registry is reported by the gateway's `reloaded` event, once it serves it
     watcher?.subscribe((change) => {
       if (change.type === 'swapped') return;
