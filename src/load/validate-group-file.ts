@@ -296,7 +296,12 @@ function checkGroupSemantics(
       }
     });
   }
-  if (typeof contextCheck === 'string' && options.contextChecks !== undefined) {
+  // only a context group asks its check; on another one it is reported as ignored
+  if (
+    strategy === 'context' &&
+    typeof contextCheck === 'string' &&
+    options.contextChecks !== undefined
+  ) {
     if (!options.contextChecks.has(contextCheck)) {
       const known = [...options.contextChecks];
       const similar = suggestSimilar(contextCheck, known);

@@ -188,6 +188,18 @@ describe('selection settings without effect are warnings', () => {
     ).toEqual([]);
   });
 
+  it('an unregistered context_check of a group that never asks it is only reported as ignored', () => {
+    const problems = (strategy: string) =>
+      validateGroupDocument(
+        makeGroup('support', {
+          selection: { strategy, keywords: ['ticket'], context_check: 'is_admin' },
+        }),
+        { limits: DEFAULT_LOAD_LIMITS, contextChecks: new Set() },
+      ).problems.map((problem) => problem.code);
+    expect(problems('keyword')).toEqual(['SELECTION_FIELD_IGNORED']);
+    expect(problems('context')).toEqual(['UNKNOWN_CONTEXT_CHECK']);
+  });
+
   it('a context group that nothing conditions is offered on every turn', () => {
     const unconditional = {
       severity: 'warning',
