@@ -5,13 +5,16 @@ const CODE_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 /**
  * A handler's error code as UPPER_SNAKE_CASE: `task-not-found`, `taskNotFound` and
- * `task not found` become `TASK_NOT_FOUND`; what still is not a code (empty, a leading digit,
+ * `task not found` become `TASK_NOT_FOUND`, `HTTPError` `HTTP_ERROR`, `über` `UBER`; what still is not a code (empty, a leading digit,
  * over 64 characters) becomes `HANDLER_ERROR`.
  */
 export function toErrorCode(code: string): string {
   if (CODE_PATTERN.test(code)) return code;
   const converted = code
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');

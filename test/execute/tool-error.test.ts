@@ -8,6 +8,10 @@ describe('ToolError codes', () => {
     expect(new ToolError('taskNotFound', 'x').code).toBe('TASK_NOT_FOUND');
     expect(new ToolError('quota exceeded!', 'x').code).toBe('QUOTA_EXCEEDED');
     expect(new ToolError('RATE_LIMITED', 'x').code).toBe('RATE_LIMITED');
+    // acronyms stay whole, accents are folded rather than dropped
+    expect(new ToolError('HTTPError', 'x').code).toBe('HTTP_ERROR');
+    expect(new ToolError('XMLHttpRequestFailed', 'x').code).toBe('XML_HTTP_REQUEST_FAILED');
+    expect(new ToolError('über-fehler', 'x').code).toBe('UBER_FEHLER');
   });
 
   it('uses HANDLER_ERROR for what cannot be a code', () => {
