@@ -122,17 +122,22 @@ async function importContextChecks(
   // the default object with the same name, as in handler modules
   const checks: Record<string, ContextCheck> = Object.create(null);
   const fallback = module.default;
-  const entries: [name: string, value: unknown, label: string][] = [];
+  if (typeof fallback === 'function') {
+    throw new CliUsageError(
+      `--context-checks: the default export of ${specifier} is a function, but a context_check names its predicate: export it by that name (export function is_admin(context, message) { ... }) or export default an object of them ({ is_admin })`,
+      command,
+    );
+  }
+  const entries = new Map<string, [value: unknown, label: string]>();
   if (fallback !== null && typeof fallback === 'object') {
     for (const [name, value] of Object.entries(fallback)) {
-      entries.push([name, value, `member ${name} of the default export`]);
+      entries.set(name, [value, `member ${name} of the default export`]);
     }
   }
   for (const [name, value] of Object.entries(module)) {
-    if (name === 'default' && fallback !== null && typeof fallback === 'object') continue;
-    entries.push([name, value, `export ${name}`]);
+    if (name !== 'default') entries.set(name, [value, `export ${name}`]);
   }
-  for (const [name, value, label] of entries) {
+  for (const [name, [value, label]] of entries) {
     // a value that is not a predicate was meant as one (or does not belong in this module):
     // dropping it would only surface later as "not a registered predicate"
     if (typeof value !== 'function') {

@@ -206,6 +206,21 @@ describe('--context-checks MODULE', () => {
     expect(member.stderr).toMatch(
       /^toolcap: --context-checks: member has_ticket of the default export of c\.mjs is not a function \(got "yes"\)/,
     );
+    // a named export replaces the bad member, so the module is fine
+    const replaced = await runCli(['validate', '--context-checks', 'c.mjs'], {
+      cwd: contextDir(
+        'export default { has_ticket: "yes" };\nexport const has_ticket = () => true;\n',
+      ),
+    });
+    expect(replaced.code).toBe(0);
+    // an unnamed default function cannot be a context_check
+    const unnamed = await runCli(['validate', '--context-checks', 'c.mjs'], {
+      cwd: contextDir('export default () => true;\n'),
+    });
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toMatch(
+      /^toolcap: --context-checks: the default export of c\.mjs is a function, but a context_check names its predicate: export it by that name/,
+    );
   });
 
   it('merges a default-export object with the named exports; a named export wins', async () => {
