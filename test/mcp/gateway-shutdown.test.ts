@@ -214,6 +214,35 @@ describe('toolcap mcp on stdio, stopped by a signal', () => {
     }
   });
 
+  it('a second signal ends it at once, and kills an upstream that ignores SIGTERM', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = createTempDir();
+    const pidFile = join(dir, 'stubborn.pid');
+    const config = join(dir, 'servers.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { stubborn: { command: process.execPath, args: [STUBBORN_SERVER, pidFile] } },
+      }),
+    );
+    const cli = startCliGateway(['--upstream', config], { cwd: dir });
+    let pid: number | undefined;
+    try {
+      await cli.waitForStderr(/serving 1 tool\(s\) over stdio/);
+      pid = await readPid(pidFile);
+      process.kill(cli.child.pid!, 'SIGINT');
+      await cli.waitForStderr(/toolcap mcp: stopping\n/);
+      // Ctrl-C again while the orderly stop waits for the stubborn server
+      process.kill(cli.child.pid!, 'SIGINT');
+      expect(await cli.exited()).toBe(130);
+      await waitFor(() => !isRunning(pid!));
+    } finally {
+      await cli.stop();
+      stopLeftover(pid);
+    }
+  });
+
   it.each(['SIGHUP', 'SIGINT'] as const)('stops in order on %s and exits 0', {
     timeout: 60_000,
   }, async (signal) => {

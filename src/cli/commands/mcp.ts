@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { constants as osConstants } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -160,8 +161,26 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const log = createEventLog(io);
   // SIGINT, SIGTERM and SIGHUP stop the server in order at any point, start-up included: the
   // calls in progress finish and the upstream servers are stopped, on stdio as over HTTP
-  const stopping = onStopSignal();
+  // the upstream processes as they were when the stop began (a stopping server no longer
+  // reports its pid): a second signal kills them rather than leave them running
+  let upstreamPids: number[] = [];
+  const stopping = onStopSignal(() => {
+    for (const pid of upstreamPids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
   let gateway: Gateway | undefined;
+  stopping.signal.addEventListener(
+    'abort',
+    () => {
+      upstreamPids = gateway?.status().servers.flatMap((server) => server.pid ?? []) ?? [];
+    },
+    { once: true },
+  );
   // each tool left out is said once, at start-up or at the reload that leaves it out
   const toldHidden = new Set<string>();
   const printHidden = (hidden: readonly { name: string; reason: string }[]) => {
@@ -280,12 +299,16 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     if (!stopping.signal.aborted) throw error;
     io.stderr('toolcap mcp: stopping (during start-up)\n');
   } finally {
-    stopping.dispose();
-    // the requests in progress finish first: they may still need the upstream servers
-    await endpoint?.close();
-    await gateway?.close();
-    await watcher?.close();
-    await recorder?.close();
+    try {
+      // the requests in progress finish first: they may still need the upstream servers
+      await endpoint?.close();
+      await gateway?.close();
+      await watcher?.close();
+      await recorder?.close();
+    } finally {
+      // until the upstreams are stopped, a second signal still kills them on its way out
+      stopping.dispose();
+    }
   }
   return 0;
 }
@@ -470,22 +493,38 @@ function renameReason(entry: GatewayRename): string {
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
- * A signal aborted by the first stop signal, and a promise of that moment. The handlers are
- * removed then, so a second signal ends the process at once.
+ * A signal aborted by the first stop signal, and a promise of that moment. A second signal ends
+ * the process at once; `beforeForcedExit` runs first (to kill the upstream servers, which an
+ * orderly stop would have stopped).
  */
-function onStopSignal(): { signal: AbortSignal; stopped: Promise<void>; dispose(): void } {
+function onStopSignal(beforeForcedExit: () => void): {
+  signal: AbortSignal;
+  stopped: Promise<void>;
+  dispose(): void;
+} {
   const controller = new AbortController();
   let resolveStopped: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {
     resolveStopped = resolve;
   });
+  const force = (name: NodeJS.Signals) => {
+    try {
+      beforeForcedExit();
+    } finally {
+      process.exit(128 + (osConstants.signals[name] ?? 0));
+    }
+  };
   const stop = () => {
-    dispose();
+    for (const name of STOP_SIGNALS) process.off(name, stop);
+    for (const name of STOP_SIGNALS) process.once(name, force);
     controller.abort(new Error('stopped by a signal'));
     resolveStopped();
   };
   const dispose = () => {
-    for (const name of STOP_SIGNALS) process.off(name, stop);
+    for (const name of STOP_SIGNALS) {
+      process.off(name, stop);
+      process.off(name, force);
+    }
   };
   for (const name of STOP_SIGNALS) process.once(name, stop);
   return { signal: controller.signal, stopped, dispose };
