@@ -175,6 +175,13 @@ async function findGroupFiles(
       continue;
     }
     if (stats === undefined || !stats.isDirectory()) {
+      // a group file named directly but misnamed: say how to name it
+      const misnamed =
+        stats?.isFile() === true ? checkMisnamedGroupFile(absolute, limits, shown) : undefined;
+      if (misnamed !== undefined) {
+        diagnostics.push({ ...misnamed, severity: 'error', code: 'SCHEMAS_DIR_NOT_FOUND' });
+        continue;
+      }
       const missing = stats === undefined && failure?.code === 'ENOENT';
       diagnostics.push({
         severity: 'error',

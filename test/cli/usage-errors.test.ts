@@ -167,11 +167,17 @@ describe('--schemas FILE', () => {
   });
 
   it('says what a group file is called when the file is not one', async () => {
-    const dir = createTempDir({ 'tools.json': makeGroup('one') });
+    const dir = createTempDir({ 'tools.json': makeGroup('one'), 'notes.json': { a: 1 } });
     const result = await runCli(['validate', '--schemas', 'tools.json'], { cwd: dir });
     expect(result.code).toBe(1);
+    // a group file under another name: the name it needs
     expect(result.stdout).toMatch(
-      /^tools\.json: error SCHEMAS_DIR_NOT_FOUND tools\.json is a file, not a directory of group files, and its name does not end in _tools\.json; give the directory that holds the group files, or a file named <group>_tools\.json/,
+      /^tools\.json: error SCHEMAS_DIR_NOT_FOUND tools\.json looks like a group file .* rename it to one_tools\.json/,
+    );
+    const other = await runCli(['validate', '--schemas', 'notes.json'], { cwd: dir });
+    expect(other.code).toBe(1);
+    expect(other.stdout).toMatch(
+      /^notes\.json: error SCHEMAS_DIR_NOT_FOUND notes\.json is a file, not a directory of group files, and its name does not end in _tools\.json; give the directory that holds the group files, or a file named <group>_tools\.json/,
     );
   });
 });

@@ -601,6 +601,21 @@ describe('loadRegistry: text a reviewer could misread', () => {
     ]);
   });
 
+  it('says how to name a group file given directly under another name', async () => {
+    const dir = createTempDir({ 'ctx-tools.json': makeGroup('ctx') });
+    const registry = await loadRegistry({ cwd: dir, dirs: ['ctx-tools.json'] });
+    expect(registry.diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: 'SCHEMAS_DIR_NOT_FOUND',
+        file: 'ctx-tools.json',
+        pointer: '',
+        message:
+          'ctx-tools.json looks like a group file (a JSON object with "group" and "tools") but is not loaded: only files named <group>_tools.json are; rename it to ctx_tools.json',
+      },
+    ]);
+  });
+
   it("finds keywords that never match with the registry's own analyzer", async () => {
     const dir = createTempDir({
       'refunds_tools.json': makeGroup('refunds', {
