@@ -4,6 +4,7 @@ import type { LoadLimits } from '../format/limits.js';
 import { errorMessage } from '../util/error-message.js';
 import { listNames, quoteValue } from '../util/quote-value.js';
 import { findCatastrophicBacktracking } from './find-catastrophic-backtracking.js';
+import { TYPE_KEYWORDS } from './split-type-union.js';
 
 /** A problem inside one schema; `pointer` is relative to the schema root. */
 export interface SchemaProblem {
@@ -484,8 +485,7 @@ function checkTyped(node: unknown, property: string | undefined, context: WalkCo
   if (!isPlainObject(node)) return;
   if (Object.hasOwn(node, 'type')) return;
   if (COMPOSITION_KEYWORDS.some((keyword) => Object.hasOwn(node, keyword))) return;
-  const inferred = inferTypeFromValues(node);
-  const hint = inferred === undefined ? '"string"' : `"${inferred}"`;
+  const hint = JSON.stringify(inferTypeFromValues(node) ?? 'string');
   context.problems.push({
     code: 'PROPERTY_TYPE_MISSING',
     pointer: pointerOf(context),
@@ -499,7 +499,8 @@ function describeTyped(property: string | undefined): string {
   return property === undefined ? 'array items' : `property ${quoteValue(property)}`;
 }
 
-function inferTypeFromValues(node: Record<string, unknown>): string | undefined {
+/** The type(s) the enum/const values or the type-specific keywords of `node` imply. */
+function inferTypeFromValues(node: Record<string, unknown>): string | string[] | undefined {
   const values = Array.isArray(node.enum)
     ? node.enum
     : Object.hasOwn(node, 'const')
@@ -508,7 +509,18 @@ function inferTypeFromValues(node: Record<string, unknown>): string | undefined 
   const types = new Set(
     values.map((value) => (Number.isInteger(value) ? 'integer' : jsonTypeOf(value))),
   );
-  return types.size === 1 ? [...types][0] : undefined;
+  if (types.size === 0) {
+    // the type its type-specific keywords constrain (`minimum` → number), when they name one
+    for (const [type, keywords] of Object.entries(TYPE_KEYWORDS)) {
+      // a boolean `required` is draft-03's, not the object keyword
+      const used = Object.keys(node).some(
+        (key) => keywords.has(key) && (key !== 'required' || Array.isArray(node.required)),
+      );
+      if (used) types.add(type);
+    }
+  }
+  if (types.has('number')) types.delete('integer');
+  return types.size <= 1 ? [...types][0] : [...types];
 }
 
 function jsonTypeOf(value: unknown): string {

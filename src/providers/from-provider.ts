@@ -10,12 +10,12 @@ import type {
   ToolDefinition,
   Warning,
 } from '../format/types.js';
+import { normalizeImportedSchema } from '../json-schema/normalize-imported-schema.js';
 import { isPlainObject, type SchemaNode } from '../json-schema/schema-node.js';
 import { createWarningSink } from '../json-schema/schema-warnings.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { extractProviderTools, type RawTool } from './import/extract-provider-tools.js';
 import { annotationsBeyondCategory, inferCategory } from './import/infer-category.js';
-import { normalizeImportedSchema } from './import/normalize-imported-schema.js';
 import { toCanonicalToolName } from './import/to-canonical-tool-name.js';
 import { isProviderId, type ProviderId } from './provider-types.js';
 

@@ -10,6 +10,9 @@ import type {
   ToolGroupDefinition,
   ToolSource,
 } from '../format/types.js';
+import { normalizeImportedSchema } from '../json-schema/normalize-imported-schema.js';
+import { isPlainObject } from '../json-schema/schema-node.js';
+import { JSON_SCHEMA_TYPES, toJsonSchemaType } from '../json-schema/to-json-schema-type.js';
 import type { TextPosition } from '../load/parse-json-document.js';
 import { validateGroupDocument } from '../load/validate-group-file.js';
 import { quoteValue } from '../util/quote-value.js';
@@ -157,7 +160,8 @@ export function assembleSnapshot(input: AssembleInput): AssembledSnapshot {
   );
   const migration: MigrationStatus = Object.freeze({
     jsonOnly: Object.freeze([...jsonNames].filter((name) => !fallback.all.has(name)).sort()),
-    fallbackOnly: Object.freeze([...fallback.registered].sort()),
+    // a code tool the registry could not load is still to migrate
+    fallbackOnly: Object.freeze([...fallback.all].filter((name) => !jsonNames.has(name)).sort()),
     both: Object.freeze([...fallback.all].filter((name) => jsonNames.has(name)).sort()),
     renamed: Object.freeze(
       [...fallback.renamed]
@@ -400,7 +404,7 @@ function addFallbackTools(
         version: '0.0.0',
         description: 'Tools still defined in code',
         selection: { strategy: 'always' },
-        tools: [fallbackToolToEntry(fallbackTool)],
+        tools: [normalizeEntrySchema(fallbackToolToEntry(fallbackTool))],
       },
       { limits },
     );
@@ -473,6 +477,31 @@ function addFallbackTools(
     );
   }
   return { all, registered, renamed, implementations };
+}
+
+/**
+ * The entry with its input schema converted as `toolcap import` converts it (`z.any()`, an
+ * untyped `minimum`, mixed enums, `float`, ...), so a tool import would write loads as a
+ * fallback. Silent: the code is not changed, so there is nothing to report. A schema that is
+ * not an object, whose root cannot be an object, or with a type name of no known meaning (a
+ * typo import would drop) is left as it is, for validation to report.
+ */
+function normalizeEntrySchema(entry: Record<string, unknown>): Record<string, unknown> {
+  if (!isPlainObject(entry.input_schema)) return entry;
+  let unknownType = false;
+  const normalized = normalizeImportedSchema(entry.input_schema, {
+    add(code, subject) {
+      if (code !== 'TYPE_CONVERTED') return;
+      // the subject is the type as written: a name, or a JSON array of names
+      const names: unknown[] = subject.startsWith('[') ? JSON.parse(subject) : [subject];
+      unknownType ||= names.some(
+        (name) =>
+          typeof name !== 'string' ||
+          (!JSON_SCHEMA_TYPES.has(name) && toJsonSchemaType(name) === undefined),
+      );
+    },
+  });
+  return normalized === undefined || unknownType ? entry : { ...entry, input_schema: normalized };
 }
 
 /** The file and pointer a fallback tool's diagnostics name: its `definedIn`, else its index. */

@@ -29,8 +29,8 @@ export type FallbackExecute = (
 /**
  * A tool still defined in code, not yet moved into a group file. Give its arguments as a JSON
  * Schema (`input_schema`, `inputSchema` or the canonical `parameters`) or as a param list
- * (`params: [{ name, type, description?, required?, default? }]`).
- * JSON group files win on a name collision.
+ * (`params: [{ name, type, description?, required?, default? }]`); the registry reads the
+ * schema as `toolcap import` reads it. JSON group files win on a name collision.
  */
 export interface FallbackTool {
   name: string;

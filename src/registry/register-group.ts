@@ -115,15 +115,18 @@ export function registerGroup(
     }),
   );
   const { migration } = snapshot;
-  const newNames = definition.tools.map((tool) => tool.name).filter((name) => !replaced.has(name));
+  // also the code tools the registry could not load: JSON defines them now
+  const defined = new Set(definition.tools.map((tool) => tool.name));
+  const nowBoth = migration.fallbackOnly.filter((name) => defined.has(name));
+  const newNames = [...defined].filter((name) => !nowBoth.includes(name));
   return createSnapshot({
     tools,
     groups,
     diagnostics: [...snapshot.diagnostics, ...diagnostics],
     migration: Object.freeze({
       jsonOnly: Object.freeze([...migration.jsonOnly, ...newNames].sort()),
-      fallbackOnly: Object.freeze(migration.fallbackOnly.filter((name) => !replaced.has(name))),
-      both: Object.freeze([...migration.both, ...replaced].sort()),
+      fallbackOnly: Object.freeze(migration.fallbackOnly.filter((name) => !defined.has(name))),
+      both: Object.freeze([...migration.both, ...nowBoth].sort()),
       renamed: migration.renamed,
     }),
     renamedFallbackTools: snapshot.renamedFallbackTools,

@@ -4,7 +4,7 @@ import type { Diagnostic, RegisteredGroup, RegisteredTool } from '../format/type
 export interface MigrationStatus {
   /** Defined only in JSON group files. */
   jsonOnly: readonly string[];
-  /** Defined only in code: still to migrate. */
+  /** Defined only in code: still to migrate (code tools the registry could not load included). */
   fallbackOnly: readonly string[];
   /** Defined in both: the JSON wins, so the code definition is safe to delete. */
   both: readonly string[];

@@ -1,7 +1,6 @@
 import type { Diagnostic } from '../format/types.js';
 import type { FallbackTool } from '../registry/fallback-tools.js';
 import { loadRegistry } from './load-registry.js';
-import { snapshotOf } from './registry.js';
 import type { LoadRegistryOptions } from './registry-options.js';
 
 /** Where each tool of a half-migrated project is defined: the JSON `migrate status --json` prints. */
@@ -18,7 +17,7 @@ export interface MigrationReport {
 
 /**
  * Loads the group files and the code-defined tools together and reports which tools are
- * JSON-only, fallback-only and both. Unlike `registry.migrationStatus()`, a code-defined tool
+ * JSON-only, fallback-only and both, as `registry.migrationStatus()` does: a code-defined tool
  * that fails validation still counts as fallback-only (it is still to migrate); its problems
  * are in `diagnostics`. A code-defined tool a group file defines under the name `toolcap import`
  * converted it to (its `x-original-name`) counts as both, under the JSON name. Names are sorted.
@@ -29,18 +28,9 @@ export async function reportMigration(
 ): Promise<MigrationReport> {
   const registry = await loadRegistry({ ...options, fallbackTools });
   const status = registry.migrationStatus();
-  const jsonNames = new Set([...status.jsonOnly, ...status.both]);
-  const { renamedFallbackTools } = snapshotOf(registry);
-  const fallbackOnly = new Set(status.fallbackOnly);
-  for (const tool of fallbackTools) {
-    const name = (tool as { name?: unknown } | null)?.name;
-    if (typeof name === 'string' && !jsonNames.has(name) && !renamedFallbackTools.has(name)) {
-      fallbackOnly.add(name);
-    }
-  }
   return {
     json_only: [...status.jsonOnly],
-    fallback_only: [...fallbackOnly].sort(),
+    fallback_only: [...status.fallbackOnly],
     both: [...status.both],
     diagnostics: [...registry.diagnostics],
   };

@@ -78,6 +78,31 @@ describe('checkSchema', () => {
     ]);
   });
 
+  it("suggests the type an untyped value's keywords constrain", () => {
+    const messages = checkSchema(
+      {
+        type: 'object',
+        properties: {
+          count: { minimum: 0 },
+          tags: { minItems: 1 },
+          level: { enum: [1, 2] },
+          mode: { enum: [1, 2.5, 'auto'] },
+          mixed: { minimum: 0, minLength: 1 },
+          note: { description: 'x' },
+        },
+      },
+      DEFAULT_LOAD_LIMITS,
+    ).map((problem) => problem.message);
+    expect(messages).toEqual([
+      'property "count" has no "type"; add "type": "number" (or anyOf/oneOf/allOf/$ref for unions)',
+      'property "tags" has no "type"; add "type": "array" (or anyOf/oneOf/allOf/$ref for unions)',
+      'property "level" has no "type"; add "type": "integer" (or anyOf/oneOf/allOf/$ref for unions)',
+      'property "mode" has no "type"; add "type": ["number","string"] (or anyOf/oneOf/allOf/$ref for unions)',
+      'property "mixed" has no "type"; add "type": ["string","number"] (or anyOf/oneOf/allOf/$ref for unions)',
+      'property "note" has no "type"; add "type": "string" (or anyOf/oneOf/allOf/$ref for unions)',
+    ]);
+  });
+
   it('rejects over-long patterns', () => {
     const problems = checkSchema(
       { type: 'object', properties: { a: { type: 'string', pattern: 'a'.repeat(20) } } },

@@ -1,6 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadFallbackModule } from '../../src/migrate/load-fallback-module.js';
+import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { reportMigration } from '../../src/toolcap/migration-report.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createTempDir, makeGroup, makeTool } from '../helpers/temp-files.js';
@@ -15,6 +17,30 @@ export const tools = [
     params: [{ name: 'query', type: 'string', description: 'Text', required: true }],
   },
   { name: 'broken_tool', description: 'Invalid params.', params: [{ name: 'x', type: 'widget' }] },
+];
+`;
+
+/** Values with no "type": `z.any()`, a bare `minimum`, an enum of numbers and strings. */
+const UNTYPED_VALUES_MODULE = `
+import { tool } from 'ai';
+import { z } from 'zod';
+
+export const tools = {
+  lookup: tool({
+    description: 'Look a value up.',
+    inputSchema: z.object({ q: z.string(), anyv: z.any() }),
+  }),
+};
+
+export default [
+  {
+    name: 'count_items',
+    description: 'Count items.',
+    inputSchema: {
+      type: 'object',
+      properties: { count: { minimum: 0 }, mode: { enum: [1, 2, 'auto'] } },
+    },
+  },
 ];
 `;
 
@@ -273,5 +299,56 @@ export default [{ name: 'legacy_search', description: 'Search the old index.', p
       both: ['shared_tool'],
       diagnostics: [],
     });
+  });
+
+  it('loads code tools with untyped values as toolcap import writes them, without diagnostics', async () => {
+    const dir = createModuleProject({
+      'tools.mjs': UNTYPED_VALUES_MODULE,
+      'schemas/other_tools.json': makeGroup('other', { tools: [makeTool({ name: 'other_tool' })] }),
+    });
+    const before = await runCli(
+      ['migrate', 'status', '--schemas', 'schemas', '--fallback', 'tools.mjs', '--json'],
+      { cwd: dir },
+    );
+    expect(before.stderr).toBe('');
+    expect(before.code).toBe(0);
+    expect(before.json()).toEqual({
+      json_only: ['other_tool'],
+      fallback_only: ['count_items', 'lookup'],
+      both: [],
+      diagnostics: [],
+    });
+
+    const imported = await runCli(['import', '--from', 'module', 'tools.mjs', '--group', 'code'], {
+      cwd: dir,
+    });
+    expect(imported.code).toBe(0);
+    const written = JSON.parse(readFileSync(join(dir, 'schemas/code_tools.json'), 'utf8')) as {
+      tools: { name: string; input_schema: unknown }[];
+    };
+    // the registry loads the code tools with the schemas import writes
+    const registry = await loadRegistry({
+      dirs: ['schemas/other_tools.json'],
+      cwd: dir,
+      fallbackTools: await loadFallbackModule('tools.mjs', dir),
+    });
+    expect(registry.diagnostics).toEqual([]);
+    for (const tool of written.tools) {
+      expect(registry.get(tool.name)?.input_schema).toEqual(tool.input_schema);
+    }
+    expect(registry.get('count_items')?.input_schema).toMatchObject({
+      properties: {
+        count: { type: 'number', minimum: 0 },
+        mode: { type: ['integer', 'string'], enum: [1, 2, 'auto'] },
+      },
+    });
+    expect(registry.get('lookup')?.input_schema).toMatchObject({
+      properties: { anyv: { type: 'string' } },
+    });
+
+    const after = await runCli(['migrate', 'status', '--fallback', 'tools.mjs', '--json'], {
+      cwd: dir,
+    });
+    expect(after.json()).toMatchObject({ fallback_only: [], both: ['count_items', 'lookup'] });
   });
 });

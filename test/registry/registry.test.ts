@@ -303,6 +303,63 @@ describe('fallback (code-defined) tools', () => {
     );
   });
 
+  it('lists the code tools it could not load as fallback-only, as toolcap migrate status does', () => {
+    const registry = createRegistry({
+      fallbackTools: [
+        { name: 'typed_badly', description: 'y', params: [{ name: 'a', type: 'widget' }] },
+        { name: 'no_schema', description: 'x', problem: 'its schema cannot be converted' },
+        { name: 'good_one', description: 'z' },
+      ],
+    });
+    expect(registry.list().map((tool) => tool.name)).toEqual(['good_one']);
+    expect(registry.migrationStatus()).toEqual({
+      jsonOnly: [],
+      fallbackOnly: ['good_one', 'no_schema', 'typed_badly'],
+      both: [],
+      renamed: [],
+    });
+    // JSON defining one of them later moves it to both
+    const registered = registry.register(
+      makeGroup('fixed', { tools: [makeTool({ name: 'typed_badly' })] }),
+    );
+    expect(registered.migrationStatus()).toEqual({
+      jsonOnly: [],
+      fallbackOnly: ['good_one', 'no_schema'],
+      both: ['typed_badly'],
+      renamed: [],
+    });
+  });
+
+  it('loads a code tool with untyped values, typed as toolcap import types them, silently', () => {
+    const registry = createRegistry({
+      fallbackTools: [
+        {
+          name: 'count_items',
+          description: 'Count items.',
+          inputSchema: {
+            type: 'object',
+            properties: {
+              count: { minimum: 0 },
+              mode: { enum: [1, 2, 'auto'] },
+              anything: {},
+              ratio: { type: 'float' },
+            },
+          },
+        },
+      ],
+    });
+    expect(registry.diagnostics).toEqual([]);
+    expect(registry.get('count_items')?.input_schema).toEqual({
+      type: 'object',
+      properties: {
+        count: { type: 'number', minimum: 0 },
+        mode: { type: ['integer', 'string'], enum: [1, 2, 'auto'] },
+        anything: { type: 'string' },
+        ratio: { type: 'number' },
+      },
+    });
+  });
+
   it('converts param-list type names as toolcap import does (str, int, dict, ...)', () => {
     const registry = createRegistry({
       fallbackTools: [

@@ -1,5 +1,5 @@
-import { mapSubschemas } from '../../json-schema/map-subschemas.js';
-import { DRAFT_2020_12_URI } from '../../json-schema/schema-keywords.js';
+import { mapSubschemas } from './map-subschemas.js';
+import { DRAFT_2020_12_URI } from './schema-keywords.js';
 import {
   declaredTypes,
   defineEntry,
@@ -7,15 +7,11 @@ import {
   jsonTypeOf,
   requiredList,
   type SchemaNode,
-} from '../../json-schema/schema-node.js';
-import type { SchemaWarningSink } from '../../json-schema/schema-warnings.js';
-import { TYPE_KEYWORDS } from '../../json-schema/split-type-union.js';
-import {
-  convertTypeName,
-  JSON_SCHEMA_TYPES,
-  toJsonSchemaType,
-} from '../../json-schema/to-json-schema-type.js';
-import { upgradeToDraft2020 } from '../../json-schema/upgrade-to-draft-2020.js';
+} from './schema-node.js';
+import type { SchemaWarningSink } from './schema-warnings.js';
+import { TYPE_KEYWORDS } from './split-type-union.js';
+import { convertTypeName, JSON_SCHEMA_TYPES, toJsonSchemaType } from './to-json-schema-type.js';
+import { upgradeToDraft2020 } from './upgrade-to-draft-2020.js';
 
 const SUPPORTED_DIALECTS = new Set([
   DRAFT_2020_12_URI,
