@@ -171,20 +171,25 @@ describe('toolcap mcp with an upstream that never answers', () => {
 /** A server that ignores SIGTERM and the end of its input; it writes its pid to `pidFile`. */
 const STUBBORN_SERVER = join(REPO_ROOT, 'test', 'fixtures', 'mcp-upstreams', 'stubborn-server.mjs');
 
+/** `toolcap mcp` on stdio in front of the stubborn server, which writes its pid to `pidFile`. */
+function startStubbornGateway() {
+  const dir = createTempDir();
+  const pidFile = join(dir, 'stubborn.pid');
+  const config = join(dir, 'servers.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: { stubborn: { command: process.execPath, args: [STUBBORN_SERVER, pidFile] } },
+    }),
+  );
+  return { cli: startCliGateway(['--upstream', config], { cwd: dir }), pidFile };
+}
+
 describe('toolcap mcp on stdio, stopped by a signal', () => {
   it('answers the call in progress on SIGTERM, stops an upstream that ignores SIGTERM, and exits 0', {
     timeout: 60_000,
   }, async () => {
-    const dir = createTempDir();
-    const pidFile = join(dir, 'stubborn.pid');
-    const config = join(dir, 'servers.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        mcpServers: { stubborn: { command: process.execPath, args: [STUBBORN_SERVER, pidFile] } },
-      }),
-    );
-    const cli = startCliGateway(['--upstream', config], { cwd: dir });
+    const { cli, pidFile } = startStubbornGateway();
     let pid: number | undefined;
     try {
       const session = rawSession(cli.child);
@@ -217,16 +222,7 @@ describe('toolcap mcp on stdio, stopped by a signal', () => {
   it('a second signal ends it at once, and kills an upstream that ignores SIGTERM', {
     timeout: 60_000,
   }, async () => {
-    const dir = createTempDir();
-    const pidFile = join(dir, 'stubborn.pid');
-    const config = join(dir, 'servers.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        mcpServers: { stubborn: { command: process.execPath, args: [STUBBORN_SERVER, pidFile] } },
-      }),
-    );
-    const cli = startCliGateway(['--upstream', config], { cwd: dir });
+    const { cli, pidFile } = startStubbornGateway();
     let pid: number | undefined;
     try {
       await cli.waitForStderr(/serving 1 tool\(s\) over stdio/);

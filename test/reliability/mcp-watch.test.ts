@@ -80,6 +80,28 @@ describe('toolcap mcp --watch', () => {
   });
 });
 
+/** `toolcap mcp --watch --upstream servers.json` run in-process in `dir`, with a connected client. */
+async function startWatchingGateway(dir: string, name: string) {
+  const stdin = new PassThrough();
+  const transport = new CliIoTransport(stdin);
+  const output = { stderr: '' };
+  const exit = main(
+    ['mcp', '--watch', '--upstream', 'servers.json', '--data-dir', join(dir, 'data')],
+    {
+      stdout: (text) => transport.receive(text),
+      stderr: (text) => {
+        output.stderr += text;
+      },
+      cwd: dir,
+      env: {},
+      isTty: false,
+      stdin,
+    },
+  );
+  const client = new Client({ name, version: '1.0.0' });
+  return { transport, output, exit, client };
+}
+
 describe('toolcap mcp --watch --upstream', () => {
   it('re-applies an edited overlay to the live upstream group, and keeps the last good one on a broken edit', async () => {
     const overlay = (extension: unknown) =>
@@ -90,23 +112,7 @@ describe('toolcap mcp --watch --upstream', () => {
         mcpServers: { alpha: { command: process.execPath, args: [ALPHA_SERVER] } },
       },
     });
-    const stdin = new PassThrough();
-    const transport = new CliIoTransport(stdin);
-    let stderr = '';
-    const exit = main(
-      ['mcp', '--watch', '--upstream', 'servers.json', '--data-dir', join(dir, 'data')],
-      {
-        stdout: (text) => transport.receive(text),
-        stderr: (text) => {
-          stderr += text;
-        },
-        cwd: dir,
-        env: {},
-        isTty: false,
-        stdin,
-      },
-    );
-    const client = new Client({ name: 'watch-overlay', version: '1.0.0' });
+    const { transport, output, exit, client } = await startWatchingGateway(dir, 'watch-overlay');
     let notified = 0;
     let onNotified: (() => void) | undefined;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -127,20 +133,20 @@ describe('toolcap mcp --watch --upstream', () => {
 
     writeFileSync(join(dir, 'schemas', 'alpha_tools.json'), overlay({ hiden: ['crash'] }));
     const deadline = Date.now() + 5_000;
-    while (!stderr.includes('an overlay edit has errors') && Date.now() < deadline) {
+    while (!output.stderr.includes('an overlay edit has errors') && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    expect(stderr).toContain(
+    expect(output.stderr).toContain(
       'toolcap mcp: an overlay edit has errors; still serving the previous tools',
     );
-    expect(stderr).toMatch(
+    expect(output.stderr).toMatch(
       /schemas\/alpha_tools\.json:\d+:\d+: x-upstream\.hiden is not an overlay field/,
     );
     expect(await names()).not.toContain('fail');
     expect(notified).toBe(1);
     // the accepted edit says what is served; the rejected one says only that it was rejected
-    expect(stderr.match(/reloaded the tools/g)).toHaveLength(1);
-    expect(stderr).toContain(
+    expect(output.stderr.match(/reloaded the tools/g)).toHaveLength(1);
+    expect(output.stderr).toContain(
       "toolcap mcp: reloaded the tools (0 loaded; serving 6 with the upstream servers' tools)\n",
     );
 
@@ -157,23 +163,7 @@ describe('toolcap mcp --watch --upstream', () => {
         mcpServers: { alpha: { command: process.execPath, args: [ALPHA_SERVER] } },
       },
     });
-    const stdin = new PassThrough();
-    const transport = new CliIoTransport(stdin);
-    let stderr = '';
-    const exit = main(
-      ['mcp', '--watch', '--upstream', 'servers.json', '--data-dir', join(dir, 'data')],
-      {
-        stdout: (text) => transport.receive(text),
-        stderr: (text) => {
-          stderr += text;
-        },
-        cwd: dir,
-        env: {},
-        isTty: false,
-        stdin,
-      },
-    );
-    const client = new Client({ name: 'watch-shadowed', version: '1.0.0' });
+    const { transport, output, exit, client } = await startWatchingGateway(dir, 'watch-shadowed');
     let onNotified: (() => void) | undefined;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => onNotified?.());
     await client.connect(transport);
@@ -189,9 +179,9 @@ describe('toolcap mcp --watch --upstream', () => {
     await changed;
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('mine_one');
-    expect(stderr).toMatch(/toolcap mcp: not listing echo \(.*upstream.*alpha.*\)\n/);
+    expect(output.stderr).toMatch(/toolcap mcp: not listing echo \(.*upstream.*alpha.*\)\n/);
     // once, not again at the next reload
-    expect(stderr.match(/not listing echo/g)).toHaveLength(1);
+    expect(output.stderr.match(/not listing echo/g)).toHaveLength(1);
     await client.close();
     expect(await exit).toBe(0);
   });
