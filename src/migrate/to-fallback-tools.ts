@@ -1,6 +1,7 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { formatPointer } from '../format/json-pointer.js';
 import type { FallbackTool } from '../registry/fallback-tools.js';
+import { checkOptions, isString } from '../util/check-options.js';
 import {
   type FoundTool,
   isModuleNamespace,
@@ -36,6 +37,7 @@ export async function toFallbackTools(
   source: unknown,
   options: ToFallbackToolsOptions = {},
 ): Promise<FallbackTool[]> {
+  checkOptions('toFallbackTools', options, { file: isString });
   const file = options.file ?? '<fallback>';
   try {
     // two tools of one name are the registry's DUPLICATE_TOOL, like two in a list

@@ -93,6 +93,19 @@ describe('toFallbackTools', () => {
     ]);
   });
 
+  it('refuses an unknown or mistyped option', async () => {
+    const tool = { name: 'legacy_lookup', description: 'Look up.', params: [] };
+    await expect(toFallbackTools(tool, { fiel: 'x.mjs' } as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: expect.stringMatching(
+        /^toFallbackTools: unknown option "fiel"; did you mean "file"\?/,
+      ),
+    });
+    await expect(toFallbackTools(tool, { file: 3 } as never)).rejects.toThrow(
+      /^toFallbackTools: option "file" must be/,
+    );
+  });
+
   it('keeps a tool whose schema has no JSON Schema form, for the registry to report', async () => {
     const { module } = await importSource(`
 import { tool } from 'ai';
