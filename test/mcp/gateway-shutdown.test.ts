@@ -260,6 +260,37 @@ describe('toolcap mcp on stdio, stopped by a signal', () => {
     }
   });
 
+  it('says it is stopping as soon as a signal comes during start-up, before the upstream is stopped', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = createTempDir();
+    const pidFile = join(dir, 'hang.pid');
+    const config = join(dir, 'servers.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          hang: { command: process.execPath, args: [HANG_SERVER, pidFile, '--stubborn'] },
+        },
+      }),
+    );
+    const cli = startCliGateway(['--upstream', config], { cwd: dir });
+    let pid: number | undefined;
+    try {
+      pid = await readPid(pidFile);
+      process.kill(cli.child.pid!, 'SIGTERM');
+      await cli.waitForStderr(/toolcap mcp: stopping \(during start-up\)\n/);
+      // said before the upstream, which ignores SIGTERM, is killed (seconds later)
+      expect(isRunning(pid)).toBe(true);
+      expect(await cli.exited()).toBe(0);
+      expect(cli.stderr().match(/stopping \(during start-up\)/g)).toHaveLength(1);
+      await waitFor(() => !isRunning(pid!));
+    } finally {
+      await cli.stop();
+      stopLeftover(pid);
+    }
+  });
+
   it('stops on SIGTERM during start-up, stops the upstream and exits 0', {
     timeout: 60_000,
   }, async () => {

@@ -174,10 +174,16 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     }
   });
   let gateway: Gateway | undefined;
+  // a stop during start-up is said at once: stopping the upstreams may take seconds
+  let toldStopping = false;
   stopping.signal.addEventListener(
     'abort',
     () => {
       upstreamPids = gateway?.status().servers.flatMap((server) => server.pid ?? []) ?? [];
+      if (gateway === undefined) {
+        io.stderr('toolcap mcp: stopping (during start-up)\n');
+        toldStopping = true;
+      }
     },
     { once: true },
   );
@@ -297,7 +303,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   } catch (error) {
     // a signal during start-up: createGateway stopped the upstreams it had started
     if (!stopping.signal.aborted) throw error;
-    io.stderr('toolcap mcp: stopping (during start-up)\n');
+    if (!toldStopping) io.stderr('toolcap mcp: stopping (during start-up)\n');
   } finally {
     try {
       // the requests in progress finish first: they may still need the upstream servers
