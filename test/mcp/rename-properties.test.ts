@@ -139,6 +139,22 @@ describe('calls of a tool with renamed keys', () => {
     );
   });
 
+  it("names the client's keys in a dependentRequired problem", () => {
+    const dependent = served({
+      type: 'object',
+      properties: { 'a b': { type: 'string' }, 'c[d]': { type: 'string' } },
+      dependentRequired: { 'a b': ['c[d]'] },
+    });
+    const plan = renameProperties(dependent)!;
+    const mapped = toServerArguments('nested', { a_b: 'x' }, plan);
+    if (!mapped.ok) throw new Error(mapped.error.message);
+    const validation = validateToolInput(tool, mapped.input, dependent as JsonSchema);
+    if (validation.ok) throw new Error('expected a problem');
+    const { message } = errorForClient('nested', validation.error, mapped.clientNames);
+    expect(message).toContain('property c_d when property a_b is present');
+    expect(message).not.toContain('c[d]');
+  });
+
   it('refuses a parameter sent under both names', () => {
     expect(check({ filter_id: 'a', 'filter[id]': 'b', query: 'q' })).toBe(
       'Invalid input for tool "search": "filter_id" and "filter[id]" are one parameter ("filter_id" is how this gateway lists the server\'s "filter[id]"); send it once, as "filter_id". Fix these arguments and call the tool again.',

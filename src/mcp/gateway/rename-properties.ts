@@ -196,6 +196,10 @@ const MISSING = 'missing required property "';
 /** One input problem with the top-level key it is about named as in `names`. */
 function renameProblem(problem: InputProblem, names: ReadonlyMap<string, string>): InputProblem {
   const { pointer, message } = problem;
+  // "must have property c[d] when property a b is present": keys named in the text
+  if (problem.keyword === 'dependentRequired' || problem.keyword === 'dependencies') {
+    return { ...problem, message: renamePropertyMentions(message, names) };
+  }
   // a missing top-level key: the pointer is "/" + the key as it is, not escaped
   if (problem.keyword === 'required' && message.startsWith(MISSING) && message.endsWith('"')) {
     const missing = message.slice(MISSING.length, -1);
@@ -219,6 +223,18 @@ function renameProblem(problem: InputProblem, names: ReadonlyMap<string, string>
     pointer: `${to}${pointer.slice(from.length)}`,
     message: renamePath(message, from, to),
   };
+}
+
+/** `message` with each "property KEY " naming a renamed key rewritten, in one pass. */
+function renamePropertyMentions(message: string, names: ReadonlyMap<string, string>): string {
+  const keys = [...names.keys()].filter((key) => names.get(key) !== key);
+  if (keys.length === 0) return message;
+  // longest first, so "a b" is not read as "a" where both are keys
+  const alternatives = keys
+    .sort((a, b) => b.length - a.length)
+    .map((key) => key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = new RegExp(`property (${alternatives.join('|')}) `, 'g');
+  return message.replace(pattern, (_match, key: string) => `property ${names.get(key)} `);
 }
 
 /** `message` with the path `from` renamed where messages name it: first, or after " in ". */
