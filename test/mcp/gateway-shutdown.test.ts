@@ -34,6 +34,20 @@ function stopLeftover(pid: number | undefined): void {
   if (pid !== undefined && isRunning(pid)) process.kill(pid, 'SIGKILL');
 }
 
+/** A servers file whose one server, "hang", never answers the handshake (see hang-server.mjs). */
+function writeHangConfig(...extra: string[]) {
+  const dir = createTempDir();
+  const pidFile = join(dir, 'hang.pid');
+  const config = join(dir, 'servers.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: { hang: { command: process.execPath, args: [HANG_SERVER, pidFile, ...extra] } },
+    }),
+  );
+  return { dir, pidFile, config };
+}
+
 describe('closing the gateway while an upstream is still connecting', () => {
   it('stops the upstream at once instead of waiting for its handshake to time out', async () => {
     const pidFile = join(createTempDir(), 'hang.pid');
@@ -108,15 +122,7 @@ describe('cancelling start-up', () => {
   it('toolcap mcp --http stops on SIGTERM during start-up, and stops the upstream', {
     timeout: 60_000,
   }, async () => {
-    const dir = createTempDir();
-    const pidFile = join(dir, 'hang.pid');
-    const config = join(dir, 'servers.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        mcpServers: { hang: { command: process.execPath, args: [HANG_SERVER, pidFile] } },
-      }),
-    );
+    const { dir, pidFile, config } = writeHangConfig();
     const cli = startCliGateway(['--upstream', config, '--http', '127.0.0.1:0'], { cwd: dir });
     let pid: number | undefined;
     try {
@@ -138,15 +144,7 @@ describe('toolcap mcp with an upstream that never answers', () => {
   it('says it is still connecting after the start-up wait, and exits on end of input without waiting for it', {
     timeout: 60_000,
   }, async () => {
-    const dir = createTempDir();
-    const pidFile = join(dir, 'hang.pid');
-    const config = join(dir, 'servers.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        mcpServers: { hang: { command: process.execPath, args: [HANG_SERVER, pidFile] } },
-      }),
-    );
+    const { dir, pidFile, config } = writeHangConfig();
     const cli = startCliGateway(['--upstream', config], { cwd: dir });
     let pid: number | undefined;
     try {
@@ -263,17 +261,7 @@ describe('toolcap mcp on stdio, stopped by a signal', () => {
   it('says it is stopping as soon as a signal comes during start-up, before the upstream is stopped', {
     timeout: 60_000,
   }, async () => {
-    const dir = createTempDir();
-    const pidFile = join(dir, 'hang.pid');
-    const config = join(dir, 'servers.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        mcpServers: {
-          hang: { command: process.execPath, args: [HANG_SERVER, pidFile, '--stubborn'] },
-        },
-      }),
-    );
+    const { dir, pidFile, config } = writeHangConfig('--stubborn');
     const cli = startCliGateway(['--upstream', config], { cwd: dir });
     let pid: number | undefined;
     try {
@@ -294,15 +282,7 @@ describe('toolcap mcp on stdio, stopped by a signal', () => {
   it('stops on SIGTERM during start-up, stops the upstream and exits 0', {
     timeout: 60_000,
   }, async () => {
-    const dir = createTempDir();
-    const pidFile = join(dir, 'hang.pid');
-    const config = join(dir, 'servers.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        mcpServers: { hang: { command: process.execPath, args: [HANG_SERVER, pidFile] } },
-      }),
-    );
+    const { dir, pidFile, config } = writeHangConfig();
     const cli = startCliGateway(['--upstream', config], { cwd: dir });
     let pid: number | undefined;
     try {
