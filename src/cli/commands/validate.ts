@@ -9,6 +9,11 @@ import { CHECK_HANDLERS_USAGE, checkCliHandlers } from '../check-handlers-option
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { parseCliArgs, stringList } from '../parse-cli-args.js';
 import {
+  checkProviders,
+  PROVIDER_CHECK_USAGE,
+  parseProviderList,
+} from '../provider-check-option.js';
+import {
   loadCliRegistry,
   REGISTRY_OPTIONS,
   REGISTRY_OPTIONS_USAGE,
@@ -19,7 +24,8 @@ import {
 export const summary = 'check group files and report every problem';
 
 /** Usage text. */
-export const usage = `toolcap validate [--schemas PATH]... [--check-handlers] [--strict] [--json]
+export const usage = `toolcap validate [--schemas PATH]... [--check-handlers] [--provider PROVIDER]...
+                 [--strict] [--json]
 
 Loads every *_tools.json and reports each problem as
 "file:line:column: error CODE message (at /pointer)", then a summary line. The report is this
@@ -30,6 +36,7 @@ path does not exist, or when no group file was found at all; 2 on a usage error.
 Options:
 ${REGISTRY_OPTIONS_USAGE}
 ${CHECK_HANDLERS_USAGE}
+${PROVIDER_CHECK_USAGE}
   --strict                 treat warnings as errors too
   --json                   print {"groups": [...], "diagnostics": [...]}`;
 
@@ -44,11 +51,13 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     {
       ...REGISTRY_OPTIONS,
       'check-handlers': { type: 'boolean' },
+      provider: { type: 'string', multiple: true },
       strict: { type: 'boolean' },
       json: { type: 'boolean' },
     },
     { min: 0, max: 0, names: 'none' },
   );
+  const providers = parseProviderList(stringList(values.provider), 'validate');
   // validate is the thorough check: it also compiles schemas to check each tool's examples
   const registry = await loadCliRegistry('validate', values, io, { checkExamples: true });
   const strict = values.strict === true;
@@ -60,6 +69,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     ...checkOverlayFiles(registry, io.cwd),
     ...checkOverlayConflicts(registry, files, io.cwd),
     ...(await checkCliHandlers(values, registry, io, values['check-handlers'] === true)),
+    ...checkProviders(registry.list(), providers, (file) => displayPath(file, io.cwd)),
   ];
   // an empty directory (a typo in a CI step) must not pass as "0 errors"; a group file that
   // failed to load was found, and its diagnostics say why
