@@ -26,6 +26,7 @@ import {
   schemaDialect,
   suggestJsonSchemaType,
 } from '../json-schema/check-schema.js';
+import { ENGLISH_STOPWORDS } from '../text/stopwords.js';
 import { tokenize } from '../text/tokenize.js';
 import { quoteValue } from '../util/quote-value.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
@@ -269,18 +270,28 @@ function checkGroupSemantics(
           pointer: `/selection/keywords/${index}`,
           message: `keyword is ${keyword.length} characters, longer than ${limits.maxKeywordLength} (limits.maxKeywordLength); use a word or short phrase`,
         });
-      } else if (
-        strategy === 'keyword' &&
-        keyword !== '' &&
-        (options.words ?? tokenize)(keyword).length === 0
-      ) {
-        // "!!!" or "--" hold no word, so no message can ever contain them
-        problems.push({
-          severity: 'warning',
-          code: 'KEYWORD_NEVER_MATCHES',
-          pointer: `/selection/keywords/${index}`,
-          message: `keyword ${quoteValue(keyword)} can never match: keyword matching finds no word in it (a word needs a letter or digit); write a word or phrase such as "invoice", or remove it`,
-        });
+      } else if (strategy === 'keyword' && keyword !== '') {
+        const words = (options.words ?? tokenize)(keyword);
+        if (words.length === 0) {
+          // "!!!" or "--" hold no word, so no message can ever contain them
+          problems.push({
+            severity: 'warning',
+            code: 'KEYWORD_NEVER_MATCHES',
+            pointer: `/selection/keywords/${index}`,
+            message: `keyword ${quoteValue(keyword)} can never match: keyword matching finds no word in it (a word needs a letter or digit); write a word or phrase such as "invoice", or remove it`,
+          });
+        } else if (
+          options.words === undefined &&
+          (words as ReturnType<typeof tokenize>).every((word) => ENGLISH_STOPWORDS.has(word.text))
+        ) {
+          // "the" or "can you" is in almost every message: the group would be offered every turn
+          problems.push({
+            severity: 'warning',
+            code: 'KEYWORD_TOO_COMMON',
+            pointer: `/selection/keywords/${index}`,
+            message: `keyword ${quoteValue(keyword)} is made only of common English words found in almost every message, so the group would be offered on nearly every turn; use words specific to the group's tools (such as "invoice" or "refund"), or the always strategy if that is the intent`,
+          });
+        }
       }
       const folded = keyword.normalize('NFKC').trim().toLowerCase();
       const previous = seen.get(folded);

@@ -292,7 +292,7 @@ describe('toolcap (general)', () => {
     expect(help.stdout).toMatch(/validate\s+check group files/);
     const usage = await runCli(['help', 'validate']);
     expect(usage.stdout).toMatch(
-      /^toolcap validate \[--schemas PATH\]\.\.\. \[--check-handlers\] \[--strict\] \[--json\]/,
+      /^toolcap validate \[--schemas PATH\]\.\.\. \[--check-handlers\] \[--provider PROVIDER\]\.\.\.\n\s+\[--strict\] \[--json\]/,
     );
     const flag = await runCli(['list', '--help']);
     expect(flag.code).toBe(0);

@@ -379,7 +379,7 @@ describe('loadRegistry', () => {
       'wordy_tools.json': makeGroup('wordy', {
         selection: {
           strategy: 'keyword',
-          keywords: ['a', 'b', 'c', 'this keyword is far too long'],
+          keywords: ['alpha', 'beta', 'gamma', 'this keyword is far too long'],
         },
         tools: [makeTool({ name: 'wordy_tool' })],
       }),

@@ -228,4 +228,18 @@ describe('selection settings without effect are warnings', () => {
       })),
     );
   });
+
+  it('a keyword made only of common English words matches nearly every message', () => {
+    const keywords = ['the', 'refund', 'can you', 'remind me', 'Please!'];
+    expect(warningsOf({ strategy: 'keyword', keywords })).toEqual(
+      [0, 2, 4].map((index) => ({
+        severity: 'warning',
+        code: 'KEYWORD_TOO_COMMON',
+        pointer: `/selection/keywords/${index}`,
+        message: `keyword ${JSON.stringify(keywords[index])} is made only of common English words found in almost every message, so the group would be offered on nearly every turn; use words specific to the group's tools (such as "invoice" or "refund"), or the always strategy if that is the intent`,
+      })),
+    );
+    // search ranks by the keywords of always groups, where common words do no harm
+    expect(warningsOf({ strategy: 'always', keywords })).toEqual([]);
+  });
 });
