@@ -209,7 +209,22 @@ function readToolError(
     const { code, message } = error;
     if (typeof code !== 'string' || typeof message !== 'string') return undefined;
     // another copy's code may predate the conversion: convert it here as well
-    return { code: toErrorCode(code), message, details: toJsonDetails(error.details) };
+    const converted = toErrorCode(code);
+    const details = toJsonDetails(error.details);
+    const given = typeof error.givenCode === 'string' ? error.givenCode : code;
+    // a code that is no code ("404-missing") is HANDLER_ERROR; the caller still sees what it was
+    if (
+      converted === 'HANDLER_ERROR' &&
+      given.trim() !== '' &&
+      given !== converted &&
+      typeof details === 'object' &&
+      details !== null &&
+      !Array.isArray(details) &&
+      !Object.hasOwn(details, 'error_code')
+    ) {
+      return { code: converted, message, details: { ...details, error_code: given } };
+    }
+    return { code: converted, message, details };
   } catch {
     return undefined;
   }

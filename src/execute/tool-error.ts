@@ -5,8 +5,9 @@ const CODE_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 /**
  * A handler's error code as UPPER_SNAKE_CASE: `task-not-found`, `taskNotFound` and
- * `task not found` become `TASK_NOT_FOUND`, `HTTPError` `HTTP_ERROR`, `über` `UBER`; what still is not a code (empty, a leading digit,
- * over 64 characters) becomes `HANDLER_ERROR`.
+ * `task not found` become `TASK_NOT_FOUND`, `HTTPError` `HTTP_ERROR`, `über` `UBER`; what still
+ * is not a code (empty, a leading digit, over 64 characters) becomes `HANDLER_ERROR` (a failed
+ * call then keeps the code as given in `details.error_code`).
  */
 export function toErrorCode(code: string): string {
   if (CODE_PATTERN.test(code)) return code;
@@ -30,13 +31,16 @@ export function toErrorCode(code: string): string {
 export class ToolError extends Error {
   /** UPPER_SNAKE_CASE code, converted from kebab-, camel- or space-separated case (see `toErrorCode`). */
   readonly code: string;
+  /** The code as the handler gave it, before conversion. */
+  readonly givenCode: string;
   /** JSON details for the caller. */
   readonly details: JsonValue;
 
   constructor(code: string, message: string, details: JsonValue = {}) {
     super(message);
     this.name = 'ToolError';
-    this.code = toErrorCode(String(code));
+    this.givenCode = String(code);
+    this.code = toErrorCode(this.givenCode);
     this.details = details;
     Object.defineProperty(this, marker, { value: true });
   }

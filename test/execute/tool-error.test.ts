@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../src/execute/tool-error.js';
+import { createRegistry } from '../../src/toolcap/create-registry.js';
 import { createTestingRegistry } from './testing-registry.js';
 
 describe('ToolError codes', () => {
@@ -18,6 +19,40 @@ describe('ToolError codes', () => {
     for (const code of ['', '---', '404', 'x'.repeat(70)]) {
       expect(new ToolError(code, 'x').code).toBe('HANDLER_ERROR');
     }
+  });
+
+  it('keeps a code that cannot be converted in details.error_code when a call fails', async () => {
+    const registry = createRegistry({
+      fallbackTools: [
+        {
+          name: 'fetch_page',
+          description: 'Fetches a page.',
+          execute: () => {
+            throw new ToolError('404-missing', 'no such page', { url: '/x' });
+          },
+        },
+        {
+          name: 'fetch_other',
+          description: 'Fetches another page.',
+          execute: () => {
+            throw new ToolError('404', 'gone', { error_code: 'kept' });
+          },
+        },
+      ],
+    });
+    expect(await registry.execute('fetch_page', {})).toEqual({
+      ok: false,
+      error: {
+        code: 'HANDLER_ERROR',
+        message: 'no such page',
+        details: { url: '/x', error_code: '404-missing' },
+      },
+    });
+    // the handler's own error_code is never overwritten
+    expect(await registry.execute('fetch_other', {})).toEqual({
+      ok: false,
+      error: { code: 'HANDLER_ERROR', message: 'gone', details: { error_code: 'kept' } },
+    });
   });
 
   it('converts the code of a ToolError from another copy of the package when a call fails', async () => {
