@@ -76,6 +76,22 @@ function readFromGit(source: string, cwd: string): Promise<string> {
           );
           return;
         }
+        // `git show REV:DIR` lists the directory ("tree REV:DIR", a blank line, one entry a line)
+        if (stdout.startsWith(`tree ${revision}:${path}\n`)) {
+          const groupFiles = stdout
+            .split('\n')
+            .slice(2)
+            .filter((entry) => entry.endsWith('_tools.json'));
+          const files =
+            groupFiles.length > 0 ? ` (group files there: ${groupFiles.join(', ')})` : '';
+          reject(
+            new ToolcapError(
+              'GROUP_SOURCE_UNREADABLE',
+              `${source} is a directory at ${revision}; diff compares one group file, e.g. git:${revision}:${path.replace(/\/$/, '')}/<group>_tools.json${files}`,
+            ),
+          );
+          return;
+        }
         resolvePromise(stdout);
       },
     );

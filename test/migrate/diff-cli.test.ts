@@ -300,6 +300,14 @@ describe('toolcap diff', () => {
     });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^toolcap: cannot read git:HEAD:nope\.json from git: fatal: /);
+    // a directory at REV is named as one, with the group files it holds
+    const directory = await runCli(['diff', 'git:HEAD:schemas/', 'schemas/things_tools.json'], {
+      cwd: dir,
+    });
+    expect(directory.code).toBe(2);
+    expect(directory.stderr.split('\n')[0]).toBe(
+      'toolcap: git:HEAD:schemas/ is a directory at HEAD; diff compares one group file, e.g. git:HEAD:schemas/<group>_tools.json (group files there: things_tools.json)',
+    );
   });
 
   it('--allow-missing-old: a group file not yet in REV is a new group (exit 0)', async () => {
