@@ -35,7 +35,7 @@ describe.runIf(built)('the published package', () => {
     }
   });
 
-  it('ships only the build, the format schema, the README and the license', () => {
+  it('ships only the build, the format schema, the user docs, the README and the license', () => {
     const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
       cwd: ROOT,
       encoding: 'utf8',
@@ -49,6 +49,10 @@ describe.runIf(built)('the published package', () => {
     expect(paths).toContain('schemas/tool-group.schema.json');
     expect(paths).toContain('README.md');
     expect(paths).toContain('LICENSE');
+    // the CLI's help names guides by these paths, and the README links to the docs
+    expect(paths).toContain('docs/guide/mcp.md');
+    expect(paths).toContain('docs/reference/cli.md');
+    expect(paths).toContain('docs/decisions/2026-11-25-performance.md');
     expect(paths.filter((path) => path.startsWith('test/') || path.startsWith('src/'))).toEqual([]);
     expect(paths.filter((path) => path.endsWith('_tools.json'))).toEqual([]);
     // source maps would point at src/*.ts, which is not shipped

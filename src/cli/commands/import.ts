@@ -71,7 +71,8 @@ Options:
   --description TEXT       group description (default: "Tools imported from FILE (FORMAT).")
   --out DIR                directory to write to (default ./schemas)
   --force                  replace an existing NAME_tools.json
-  --json                   print {"file", "group", "tools", "renamed", "categories", "keywords", "warnings", "diagnostics"}`;
+  --json                   print {"file", "group", "version", "strategy", "tools", "renamed", "categories",
+                           "keywords", "warnings", "diagnostics"}`;
 
 const STRATEGIES: readonly SelectionStrategy[] = ['always', 'keyword', 'context'];
 
