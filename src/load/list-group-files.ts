@@ -28,7 +28,8 @@ export interface SchemaDirectoryListing {
   /** `*_tools.json` files, as `listGroupFiles` returns them. */
   groupFiles: string[];
   /** Other `.json` files (any case) whose names are close to `<group>_tools.json`, sorted. */
-  nearMisses: string[];
+  nearMisses: string[] /** Every other `.json` file (any case), sorted. */;
+  otherJson: string[];
 }
 
 /**
@@ -44,12 +45,14 @@ export async function listSchemaDirectory(directory: string): Promise<SchemaDire
   });
   const groupFiles: string[] = [];
   const nearMisses: string[] = [];
+  const otherJson: string[] = [];
   for (const file of files.sort(compareCodeUnits)) {
     const name = file.slice(file.lastIndexOf('/') + 1);
     if (GROUP_FILE_NAME.test(name)) groupFiles.push(file);
     else if (isNearGroupFileName(name)) nearMisses.push(file);
+    else otherJson.push(file);
   }
-  return { groupFiles, nearMisses };
+  return { groupFiles, nearMisses, otherJson };
 }
 
 /** A group file's name, case included (fast-glob's own test of GROUP_FILE_GLOB). */

@@ -95,6 +95,25 @@ describe('toolcap validate', () => {
     expect((await runCli(['validate', '--schemas', '.'], { cwd: dir })).code).toBe(0);
   });
 
+  it('reads every other .json file of a schema directory for a misnamed group', async () => {
+    const dir = createTempDir({
+      'schemas/orders_tools.json': makeGroup('orders', { tools: [makeTool({ name: 'list' })] }),
+      'schemas/billing.json': makeGroup('billing'),
+      'schemas/team/payments.json': makeGroup('payments'),
+      'schemas/fixtures.json': { group: 'not a group file', items: [] },
+    });
+    const result = await runCli(['validate'], { cwd: dir });
+    expect(result.stdout.split('\n')).toEqual([
+      'schemas/billing.json: warning MISNAMED_GROUP_FILE billing.json looks like a group file (a JSON object with "group" and "tools") but is not loaded: only files named <group>_tools.json are; rename it to billing_tools.json',
+      'schemas/team/payments.json: warning MISNAMED_GROUP_FILE payments.json looks like a group file (a JSON object with "group" and "tools") but is not loaded: only files named <group>_tools.json are; rename it to payments_tools.json',
+      '1 group(s), 1 tool(s): 0 error(s), 2 warning(s)',
+      '',
+    ]);
+    // loading (every other command) reads only names close to <group>_tools.json
+    const list = await runCli(['list', '--json'], { cwd: dir });
+    expect((list.json() as { diagnostics: unknown[] }).diagnostics).toEqual([]);
+  });
+
   it('prints {groups, diagnostics} with --json', async () => {
     const dir = brokenDir();
     const result = await runCli(['validate', '--schemas', '.', '--json'], { cwd: dir });

@@ -2,9 +2,11 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
 import type { Diagnostic } from '../../format/types.js';
+import { checkMisnamedGroupFile } from '../../load/check-misnamed-group-file.js';
 import { displayPath } from '../../load/display-path.js';
-import { listGroupFiles } from '../../load/list-group-files.js';
+import { listGroupFiles, listSchemaDirectory } from '../../load/list-group-files.js';
 import { checkOverlayConflicts, checkOverlayFiles } from '../../mcp/gateway/read-overlays.js';
+import type { Registry } from '../../toolcap/registry.js';
 import { CHECK_HANDLERS_USAGE, checkCliHandlers } from '../check-handlers-option.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
 import { parseCliArgs, stringList } from '../parse-cli-args.js';
@@ -70,6 +72,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     ...checkOverlayConflicts(registry, files, io.cwd),
     ...(await checkCliHandlers(values, registry, io, values['check-handlers'] === true)),
     ...checkProviders(registry.list(), providers, (file) => displayPath(file, io.cwd)),
+    ...(await checkOtherJsonFiles(stringList(values.schemas), registry, io.cwd)),
   ];
   // an empty directory (a typo in a CI step) must not pass as "0 errors"; a group file that
   // failed to load was found, and its diagnostics say why
@@ -107,6 +110,33 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   io.stdout(`${failed ? style.red(line) : style.green(line)}\n`);
   if (nothingFound) io.stderr(NOTHING_FOUND);
   return failed ? 1 : 0;
+}
+
+/**
+ * `MISNAMED_GROUP_FILE` for the other `.json` files of the schema directories (`billing.json`)
+ * that hold a group: loading reads only names close to `<group>_tools.json`, so that a
+ * directory full of other JSON costs nothing; validate, the thorough check, reads them all.
+ */
+async function checkOtherJsonFiles(
+  paths: readonly string[],
+  registry: Registry,
+  cwd: string,
+): Promise<Diagnostic[]> {
+  const diagnostics: Diagnostic[] = [];
+  for (const path of paths.length > 0 ? paths : ['schemas']) {
+    const absolute = resolve(cwd, path);
+    const info = await stat(absolute).catch(() => undefined);
+    if (info?.isDirectory() !== true) continue;
+    for (const file of (await listSchemaDirectory(absolute)).otherJson) {
+      const misnamed = checkMisnamedGroupFile(
+        file,
+        registry.settings.limits,
+        displayPath(file, cwd),
+      );
+      if (misnamed !== undefined) diagnostics.push(misnamed);
+    }
+  }
+  return diagnostics;
 }
 
 /** The group files under the --schemas paths (default ./schemas), as the loader finds them. */
