@@ -195,13 +195,15 @@ export async function findGroupFilePaths(paths: readonly string[], cwd: string):
 
 /**
  * The valid group files under `dirs`, in catalog order, one per group: the highest version, as
- * the loader picks without pins. Errors of the other files go to `problems`.
+ * the loader picks without pins. Errors of the other files go to `problems`; the valid files of
+ * lower versions go to `olderVersions` when given.
  */
 export async function readGroupFiles(
   dirs: readonly string[],
   cwd: string,
   limits: LoadLimits,
   problems: Diagnostic[],
+  olderVersions?: EditableGroupFile[],
 ): Promise<EditableGroupFile[]> {
   const files = await findGroupFilePaths(dirs, cwd);
   const valid: EditableGroupFile[] = [];
@@ -238,6 +240,9 @@ export async function readGroupFiles(
     if (previous === undefined || compare(group.version, previous.group.version) > 0) {
       highest.set(group.group, entry);
     }
+  }
+  if (olderVersions !== undefined) {
+    olderVersions.push(...valid.filter((entry) => highest.get(entry.group.group) !== entry));
   }
   return valid.filter((entry) => highest.get(entry.group.group) === entry);
 }

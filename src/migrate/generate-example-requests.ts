@@ -97,6 +97,11 @@ export interface GenerateExamplesReport {
   failed: { group: string; tool: string; error: string }[];
   /** Names given in `tools` that no group file defines. */
   unknown_tools: string[];
+  /**
+   * The names of `unknown_tools` that a lower version of a group defines: requests are written
+   * only to the version the loader picks (the highest), so add the tool there first.
+   */
+  older_version_tools: { tool: string; group: string; version: string; file: string }[];
   /** Names given in `tools` that are upstream MCP tools of an overlay file: left out. */
   upstream_tools: string[];
   /** Groups of `upstream` that no overlay file here has: left out until one is created. */
@@ -208,7 +213,14 @@ export async function generateExampleRequests(
   const dryRun = options.dryRun === true;
 
   const diagnostics: Diagnostic[] = [];
-  const groupFiles = await readGroupFiles(options.schemas ?? ['schemas'], cwd, limits, diagnostics);
+  const olderVersions: EditableGroupFile[] = [];
+  const groupFiles = await readGroupFiles(
+    options.schemas ?? ['schemas'],
+    cwd,
+    limits,
+    diagnostics,
+    olderVersions,
+  );
   // requests cut to the length limit: counted when they are added, not when dropped as repeats
   const shortened = new Set<string>();
   const report: GenerateExamplesReport = {
@@ -223,6 +235,7 @@ export async function generateExampleRequests(
     failed: [],
     unknown_tools: [],
     upstream_tools: [],
+    older_version_tools: [],
     no_overlay: [],
     skipped: { invalid: 0, duplicate: 0, near_duplicate: 0, over_cap: 0 },
     truncated: 0,
@@ -232,6 +245,12 @@ export async function generateExampleRequests(
   const jobs = collectJobs(groupFiles, options.tools, perTool, report);
   if (options.upstream !== undefined) {
     jobs.push(...collectUpstreamJobs(groupFiles, options.upstream, options.tools, perTool, report));
+  }
+  for (const tool of report.unknown_tools) {
+    const older = olderVersions.find((file) => file.group.tools.some((t) => t.name === tool));
+    if (older === undefined) continue;
+    const { group, version } = older.group;
+    report.older_version_tools.push({ tool, group, version, file: older.display });
   }
   if (options.upstream === undefined) {
     report.overlay_groups = groupFiles.flatMap((file) =>

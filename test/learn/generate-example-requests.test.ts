@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -407,6 +407,57 @@ describe('toolcap examples', () => {
       `No requests for 1 tool(s):\n  calendar/get_agenda: POST ${baseURL}/chat/completions (model m) failed: HTTP 500 Internal Server Error: oops\n`,
     );
     expect(result.code).toBe(1);
+  });
+
+  it('says when a tool named with --tool is only in a lower version of its group', async () => {
+    const dir = project();
+    const old = makeGroup('calendar', {
+      version: '1.1.0',
+      description: 'Manage the team calendar.',
+      tools: [makeTool({ name: 'move_event', description: 'Move an event.' })],
+    });
+    const oldDir = join(dir, 'schemas/v1');
+    mkdirSync(oldDir);
+    writeFileSync(join(oldDir, 'calendar_tools.json'), json(old));
+    const result = await runCli(
+      [
+        'examples',
+        '--chat-url',
+        baseURL,
+        '--model',
+        'm',
+        '--tool',
+        'move_event',
+        '--tool',
+        'send_mail',
+      ],
+      { cwd: dir },
+    );
+    expect(received).toEqual([]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      [
+        'No group file defines "send_mail"',
+        `Not in the loaded version: "move_event" is only in calendar@1.1.0 (${join('schemas', 'v1', 'calendar_tools.json')}), a lower version than the one loaded; requests are written to the loaded version, so add the tool there first`,
+        '',
+      ].join('\n'),
+    );
+    const report = await generateExampleRequests({
+      baseURL,
+      model: 'm',
+      cwd: dir,
+      tools: ['move_event'],
+      dryRun: true,
+    });
+    expect(report.unknown_tools).toEqual(['move_event']);
+    expect(report.older_version_tools).toEqual([
+      {
+        tool: 'move_event',
+        group: 'calendar',
+        version: '1.1.0',
+        file: join('schemas', 'v1', 'calendar_tools.json'),
+      },
+    ]);
   });
 
   it('names --timeout when an answer is too slow', async () => {

@@ -243,9 +243,16 @@ function printReport(io: CliIo, report: GenerateExamplesReport): void {
   io.stdout(
     `\nNot added: ${skipped.duplicate} duplicate(s), ${skipped.near_duplicate} near-duplicate(s), ${skipped.over_cap} beyond what the tool needed, ${skipped.invalid} empty or not a string${report.truncated > 0 ? `; ${report.truncated} shortened to the length limit` : ''}\n`,
   );
-  if (report.unknown_tools.length > 0) {
+  const older = new Map(report.older_version_tools.map((entry) => [entry.tool, entry]));
+  const unknown = report.unknown_tools.filter((name) => !older.has(name));
+  if (unknown.length > 0) {
     io.stderr(
-      `${style.yellow('No group file defines')} ${report.unknown_tools.map((name) => `"${name}"`).join(', ')}\n`,
+      `${style.yellow('No group file defines')} ${unknown.map((name) => `"${name}"`).join(', ')}\n`,
+    );
+  }
+  for (const { tool, group, version, file } of older.values()) {
+    io.stderr(
+      `${style.yellow('Not in the loaded version')}: "${tool}" is only in ${group}@${version} (${file}), a lower version than the one loaded; requests are written to the loaded version, so add the tool there first\n`,
     );
   }
   if (report.upstream_tools.length > 0) {
