@@ -64,11 +64,17 @@ export class RelevanceIndex {
     this.size = count;
     const fieldTerms = analyzeFields(tools, groups, analyzer, vocabulary, fields);
 
-    // per field, the average length over the catalog (at least 1)
-    const averages = fields.map((_, field) => {
+    // per field, the average length over the catalog, or over the tools that have a sparse
+    // field (at least 1)
+    const averages = fields.map(({ sparse }, field) => {
       let total = 0;
-      for (let doc = 0; doc < count; doc++) total += fieldTerms.length(doc, field);
-      return Math.max(1, total / Math.max(1, count));
+      let present = 0;
+      for (let doc = 0; doc < count; doc++) {
+        const length = fieldTerms.length(doc, field);
+        total += length;
+        if (length > 0) present++;
+      }
+      return Math.max(1, total / Math.max(1, sparse === true ? present : count));
     });
 
     // per tool: each distinct term's field-weighted, length-normalized frequency

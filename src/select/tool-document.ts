@@ -12,12 +12,18 @@ export interface DocumentField {
   b: number;
   /** Whether the same text recurs across tools (titles, tags): analyzed once per distinct text. */
   repeats: boolean;
+  /**
+   * Whether only some tools have the field (example requests): its average length is taken
+   * over those tools, so that one tool's text is not judged long against tools without any.
+   */
+  sparse?: boolean;
 }
 
 /**
  * The fields of a tool's document, in scoring order. The tool name counts most, then the
  * group's keywords, title and tags, then the description; parameter text, the example requests
- * (many, so each counts little, and normalized by their total length) and the group
+ * (many, so each counts little, and normalized by their total length against the tools that
+ * have some) and the group
  * description are weaker evidence.
  */
 export const DOCUMENT_FIELDS: readonly DocumentField[] = Object.freeze([
@@ -27,7 +33,7 @@ export const DOCUMENT_FIELDS: readonly DocumentField[] = Object.freeze([
   { name: 'description', scope: 'tool', weight: 1, b: 0.75, repeats: false },
   { name: 'parameterNames', scope: 'tool', weight: 0.6, b: 0.75, repeats: true },
   { name: 'parameterTexts', scope: 'tool', weight: 0.2, b: 0.75, repeats: false },
-  { name: 'exampleRequests', scope: 'tool', weight: 0.3, b: 1, repeats: false },
+  { name: 'exampleRequests', scope: 'tool', weight: 0.3, b: 1, repeats: false, sparse: true },
   { name: 'keywords', scope: 'group', weight: 1.5, b: 0.5, repeats: true },
   { name: 'group', scope: 'group', weight: 0.5, b: 0.5, repeats: true },
 ] satisfies DocumentField[]);

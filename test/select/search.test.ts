@@ -174,3 +174,30 @@ describe('registry.search', () => {
     );
   });
 });
+
+describe('registry.search: example requests', () => {
+  const finance = (withOthers: boolean) =>
+    registryOf([
+      group('finance', { strategy: 'always' }, [
+        tool('get_crypto_price', {
+          description: 'Get the current price of a cryptocurrency such as BTC or ETH.',
+          example_requests: ['how much is one bitcoin worth right now?'],
+        }),
+        tool('convert_currency', {
+          description: 'Convert an amount from one currency to another at the latest rate.',
+          ...(withOthers ? { example_requests: ['change 20 euros into yen please'] } : {}),
+        }),
+        tool('get_stock_quote', { description: 'Get a real-time stock quote for a ticker.' }),
+        tool('estimate_tax', { description: 'Estimate the income tax of a year.' }),
+      ]),
+    ]);
+
+  it('a request learned for one tool ranks it first, though no other tool has any', () => {
+    const query = 'how much is one bitcoin worth right now?';
+    const alone = finance(false).search(query, { k: 2 });
+    expect(alone.map((result) => result.name)).toEqual(['get_crypto_price', 'convert_currency']);
+    // the field's length is judged against the tools that have requests, not against all
+    const withOthers = finance(true).search(query, { k: 1 });
+    expect(alone[0]!.score).toBeGreaterThan(withOthers[0]!.score * 0.8);
+  });
+});

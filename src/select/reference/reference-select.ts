@@ -897,12 +897,15 @@ function buildCorpus(input: ReferenceInput): Corpus {
     );
   });
   const count = tools.length;
-  const averages = fields.map((_, field) =>
-    Math.max(
+  // a sparse field's average is over the tools that have it
+  const averages = fields.map(({ sparse }, field) => {
+    const having = documents.filter((terms) => terms[field]!.length > 0).length;
+    return Math.max(
       1,
-      documents.reduce((sum, terms) => sum + terms[field]!.length, 0) / Math.max(1, count),
-    ),
-  );
+      documents.reduce((sum, terms) => sum + terms[field]!.length, 0) /
+        Math.max(1, sparse === true ? having : count),
+    );
+  });
   // field-weighted, length-normalized frequencies per tool, added occurrence by occurrence
   const frequencies = documents.map((document) => {
     const frequency = new Map<string, number>();
