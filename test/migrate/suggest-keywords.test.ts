@@ -58,6 +58,20 @@ describe('suggestKeywords', () => {
     expect(keywords).toEqual(['misc']);
   });
 
+  it('drops the type names of Python docstrings', () => {
+    const keywords = suggestKeywords(
+      [
+        {
+          name: 'get_prices',
+          description: 'Args: fromdate (str): start date. limit (int): how many. opts (dict).',
+        },
+      ],
+      'misc',
+    );
+    expect(keywords.filter((word) => ['str', 'int', 'dict', 'args'].includes(word))).toEqual([]);
+    expect(keywords).toContain('prices');
+  });
+
   it('splits Chinese text into character bigrams, without particles', () => {
     const keywords = suggestKeywords(
       [{ name: 'search_cards', description: '搜索卡牌的效果' }],
