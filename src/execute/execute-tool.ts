@@ -13,7 +13,6 @@ import type {
   ExecuteResult,
   ToolCallError,
   ToolContext,
-  ToolHandler,
   ToolHandlerOptions,
 } from './types.js';
 import { compileOrError, validateToolInput } from './validate-tool-input.js';
@@ -115,8 +114,7 @@ async function invoke(
 ): Promise<InvokeResult> {
   const fallback = registry.settings.fallbackImplementations.get(tool.name);
   if (fallback !== undefined) {
-    // code-defined tools get the same third argument as handler modules
-    return { output: await (fallback as ToolHandler)(input, context, handlerOptions) };
+    return { output: await fallback(input, context, handlerOptions) };
   }
   if (tool.command !== undefined) {
     return runExternalTool(tool, tool.command, input, {

@@ -162,3 +162,15 @@ export interface Warning {
   /** JSON pointer inside the tool's schema, if any. */
   pointer?: string;
 }
+
+/** What a handler (or a code-defined tool's `execute`) receives besides its input and context. */
+export interface ToolHandlerOptions {
+  /** Aborted when the call times out or the caller cancels it; long handlers should honour it. */
+  signal: AbortSignal;
+  /** The tool being called (useful for `execute(toolName, ...)` dispatchers). */
+  toolName: string;
+  /** Absolute directory where handlers keep their stores (`registry.settings.dataDir`). */
+  dataDir: string;
+  /** The services the host declared (`loadRegistry({ services })` plus per-call `services`). */
+  services: Readonly<Record<string, unknown>>;
+}

@@ -1,5 +1,10 @@
 import { formatPointer } from '../format/json-pointer.js';
-import type { JsonSchema, ToolCategory, ToolMetadata } from '../format/types.js';
+import type {
+  JsonSchema,
+  ToolCategory,
+  ToolHandlerOptions,
+  ToolMetadata,
+} from '../format/types.js';
 import type { SchemaWarningSink } from '../json-schema/schema-warnings.js';
 import {
   convertTypeName,
@@ -20,10 +25,14 @@ export interface ParamDefinition {
   items?: JsonSchema;
 }
 
-/** The function a code-defined tool runs: `(input, context) => output`. */
+/**
+ * The function a code-defined tool runs: `(input, context, options) => output`, with the same
+ * `options` (`signal`, `toolName`, `dataDir`, `services`) a handler module's function gets.
+ */
 export type FallbackExecute = (
   input: Record<string, unknown>,
   context: Readonly<Record<string, unknown>>,
+  options: ToolHandlerOptions,
 ) => unknown;
 
 /**

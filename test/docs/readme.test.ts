@@ -129,3 +129,20 @@ const names: string[] = step.activeTools;
     expect(typeErrors(code, '__prepare_step_types')).toEqual([]);
   });
 });
+
+describe('code-defined tool types', () => {
+  it("a fallback tool's execute takes the handler options as its third argument", () => {
+    const code = `import { loadRegistry, type FallbackTool, type ToolHandlerOptions } from 'tool-capabilities';
+const slow: FallbackTool = {
+  name: 'slow_lookup',
+  description: 'A lookup that honours cancellation.',
+  execute: async (input, context, options: ToolHandlerOptions) => {
+    options.signal.throwIfAborted();
+    return { input, context, tool: options.toolName, dataDir: options.dataDir, services: options.services };
+  },
+};
+const registry = await loadRegistry({ fallbackTools: [slow] });
+`;
+    expect(typeErrors(code, '__fallback_execute_types')).toEqual([]);
+  });
+});
