@@ -105,6 +105,23 @@ describe('docs/guide snippets', () => {
   });
 });
 
+describe('docs/guide/frameworks.md snippets', () => {
+  // the AI SDK sample's provider package is not installed here: its one function is declared
+  const OPENAI_PROVIDER = "import { openai } from '@ai-sdk/openai';";
+  const OPENAI_DECLARED = "declare const openai: (model: string) => import('ai').LanguageModel;";
+
+  it.each([
+    [0, 'Vercel AI SDK'],
+    [1, 'OpenAI Agents SDK'],
+    [2, 'createMcpToolFilter'],
+  ])('code block %i (%s) typechecks', (index) => {
+    const block = codeBlocks(read('docs/guide/frameworks.md'), 'ts')[index];
+    expect(block).toBeDefined();
+    const code = (block ?? '').replace(OPENAI_PROVIDER, OPENAI_DECLARED);
+    expect(typeErrors(code, `__frameworks_${index}`)).toEqual([]);
+  });
+});
+
 describe('adapter types', () => {
   it('createPrepareStep typechecks beside typed code tools spread into the ToolSet', () => {
     // the migration pattern: code tools still to move, then the registry's tools
