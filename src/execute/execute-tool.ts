@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { JsonValue, RegisteredTool } from '../format/types.js';
 import { errorIdentity, errorMessage } from '../util/error-message.js';
+import { codeToolWithoutHandler } from './code-tool-without-handler.js';
 import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution-limits.js';
 import type { ExecutionTarget } from './execution-target.js';
 import { runExternalTool } from './external/run-external-tool.js';
@@ -128,7 +129,15 @@ async function invoke(
     tool.metadata.executor,
     tool.name,
   );
-  if ('code' in handler) return { error: handler };
+  if ('code' in handler) {
+    // a code tool nothing can run: no module was found at all (not a module lacking the tool)
+    const missingModule =
+      tool.source === 'fallback' &&
+      handler.code === 'HANDLER_NOT_FOUND' &&
+      !Object.hasOwn(handler.details as object, 'file') &&
+      !Object.hasOwn(handler.details as object, 'refused');
+    return { error: missingModule ? codeToolWithoutHandler(tool, handler) : handler };
+  }
   const output =
     handler.kind === 'tool'
       ? await handler.handler(input, context, handlerOptions)

@@ -117,6 +117,11 @@ export interface RegisteredTool extends ToolDefinition {
   index: number;
   /** For external `--schema` executables: the absolute path of the binary. */
   command?: string;
+  /**
+   * For code-defined (fallback) tools that say where they are defined (`toFallbackTools` sets
+   * it): the module file as given and the tool's JSON pointer in what it exports.
+   */
+  definedIn?: { readonly file: string; readonly pointer: string };
 }
 
 /** A group inside a loaded registry. */

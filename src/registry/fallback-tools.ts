@@ -50,7 +50,10 @@ export interface FallbackTool {
   params?: readonly ParamDefinition[];
   /** Group to list it under; default `fallback` (strategy always, like before the migration). */
   group?: string;
-  /** Default `mutation` (the conservative choice for MCP hints). */
+  /**
+   * Default: inferred as `toolcap import` infers it, from the verb of the name (`get_weather` →
+   * retrieval), else of the description, else `mutation` (the conservative choice).
+   */
   category?: ToolCategory;
   /** Executor module name; `handler` is accepted as an alias. */
   metadata?: Partial<ToolMetadata>;
