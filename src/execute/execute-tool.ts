@@ -128,6 +128,7 @@ async function invoke(
     registry.settings.handlerDirs,
     tool.metadata.executor,
     tool.name,
+    registry.settings.handlerModules,
   );
   if ('code' in handler) {
     // a code tool nothing can run: no module was found at all (not a module lacking the tool)

@@ -122,6 +122,19 @@ describe('docs/guide/frameworks.md snippets', () => {
   });
 });
 
+describe('docs/guide/execution.md: handlerModules', () => {
+  it('the in-memory handler modules sample typechecks, with a real module namespace', () => {
+    const block = codeBlocks(read('docs/guide/execution.md'), 'ts').find((code) =>
+      code.includes('handlerModules: {'),
+    );
+    expect(block).toBeDefined();
+    // the sample's ./handlers/calendar.js is the repository's bundled calendar handler
+    const code = (block ?? '').replace("'./handlers/calendar.js'", "'../../handlers/calendar.js'");
+    expect(code).toContain('../../handlers/calendar.js');
+    expect(typeErrors(code, '__execution_handler_modules')).toEqual([]);
+  });
+});
+
 describe('adapter types', () => {
   it('createPrepareStep typechecks beside typed code tools spread into the ToolSet', () => {
     // the migration pattern: code tools still to move, then the registry's tools
