@@ -17,7 +17,7 @@ export const EXECUTE_ERROR_CODES = {
   MISSING_CONTEXT:
     'A requires_context key is absent or null in the call context and in the services; details.missing lists them.',
   HANDLER_NOT_FOUND:
-    'No handler module handlers/<executor> in the handler dirs, or it exports no function for the tool.',
+    'No handler module for the executor in handlerModules or the handler dirs (handlers/<executor>), or it exports no function for the tool; for a code-defined tool with no execute, the message says so.',
   HANDLER_LOAD_FAILED:
     'The handler module exists but could not be imported (syntax error, or TypeScript that is not built).',
   HANDLER_ERROR: 'The handler threw an exception (or rejected).',

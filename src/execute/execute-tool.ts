@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { JsonValue, RegisteredTool } from '../format/types.js';
 import { errorIdentity, errorMessage } from '../util/error-message.js';
+import { codeToolWithoutHandler } from './code-tool-without-handler.js';
 import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution-limits.js';
 import type { ExecutionTarget } from './execution-target.js';
 import { runExternalTool } from './external/run-external-tool.js';
@@ -13,7 +14,6 @@ import type {
   ExecuteResult,
   ToolCallError,
   ToolContext,
-  ToolHandler,
   ToolHandlerOptions,
 } from './types.js';
 import { compileOrError, validateToolInput } from './validate-tool-input.js';
@@ -115,8 +115,7 @@ async function invoke(
 ): Promise<InvokeResult> {
   const fallback = registry.settings.fallbackImplementations.get(tool.name);
   if (fallback !== undefined) {
-    // code-defined tools get the same third argument as handler modules
-    return { output: await (fallback as ToolHandler)(input, context, handlerOptions) };
+    return { output: await fallback(input, context, handlerOptions) };
   }
   if (tool.command !== undefined) {
     return runExternalTool(tool, tool.command, input, {
@@ -129,8 +128,17 @@ async function invoke(
     registry.settings.handlerDirs,
     tool.metadata.executor,
     tool.name,
+    registry.settings.handlerModules,
   );
-  if ('code' in handler) return { error: handler };
+  if ('code' in handler) {
+    // a code tool nothing can run: no module was found at all (not a module lacking the tool)
+    const missingModule =
+      tool.source === 'fallback' &&
+      handler.code === 'HANDLER_NOT_FOUND' &&
+      !Object.hasOwn(handler.details as object, 'file') &&
+      !Object.hasOwn(handler.details as object, 'refused');
+    return { error: missingModule ? codeToolWithoutHandler(tool, handler) : handler };
+  }
   const output =
     handler.kind === 'tool'
       ? await handler.handler(input, context, handlerOptions)

@@ -1,11 +1,14 @@
 import type { RegisteredTool } from '../format/types.js';
 import type { FallbackExecute } from '../registry/fallback-tools.js';
 import type { ExecutionLimits } from './execution-limits.js';
+import type { HandlerModule } from './load-handler.js';
 
 /** What `execute` needs to know about where tools run. */
 export interface ExecutionSettings {
   /** Directories searched for `handlers/<executor>` modules, absolute. */
   handlerDirs: readonly string[];
+  /** Handler modules given in memory, by executor; they win over the handler dirs. */
+  handlerModules?: ReadonlyMap<string, HandlerModule>;
   /** Implementations of code-defined (fallback) tools, by tool name. */
   fallbackImplementations: ReadonlyMap<string, FallbackExecute>;
   /** Values handed to handlers beyond the call context; also satisfy `requires_context` keys. */

@@ -9,7 +9,10 @@ import type { ToolCallError, ToolDispatcher, ToolHandler } from './types.js';
 /** A loaded handler module, as far as execute cares. */
 export type HandlerModule = Readonly<Record<string, unknown>>;
 
-/** A resolved implementation of one tool; `file` is the module's absolute path. */
+/**
+ * A resolved implementation of one tool; `file` is the module's absolute path, or
+ * `handlerModules["<executor>"]` for a module given in memory.
+ */
 export type ResolvedHandler =
   | { kind: 'tool'; handler: ToolHandler; file: string }
   | { kind: 'dispatcher'; handler: ToolDispatcher; file: string };
@@ -33,7 +36,8 @@ const TYPESCRIPT_EXTENSIONS = ['.ts', '.mts'];
 const loaded = new Map<string, LoadedModule>();
 
 /**
- * Finds the function that implements `toolName` in `handlers/<executor>`, searching
+ * Finds the function that implements `toolName` in the module of `executor`: the one given in
+ * memory in `handlerModules` (the registry's option), else `handlers/<executor>`, searching
  * `handlerDirs` in order. Only files directly inside a handler dir (after resolving symlinks)
  * are imported. Successful loads are cached per process.
  */
@@ -41,6 +45,7 @@ export async function resolveHandler(
   handlerDirs: readonly string[],
   executor: string,
   toolName: string,
+  handlerModules?: ReadonlyMap<string, HandlerModule>,
 ): Promise<ResolvedHandler | ToolCallError> {
   if (!isValidExecutorName(executor)) {
     return {
@@ -49,7 +54,11 @@ export async function resolveHandler(
       details: { executor },
     };
   }
-  const found = await loadHandlerModule(handlerDirs, executor);
+  const given = handlerModules?.get(executor);
+  const found: LoadedModule | ToolCallError =
+    given === undefined
+      ? await loadHandlerModule(handlerDirs, executor)
+      : { module: given, file: inMemoryName(executor), shown: inMemoryName(executor) };
   if ('code' in found) return found;
   const { module, file, shown } = found;
   const sources: Readonly<Record<string, unknown>>[] = [module];
@@ -75,6 +84,11 @@ export async function resolveHandler(
     message: `Handler module ${shown} exports no function "${toolName}" and no execute(toolName, input, context); it exports ${exported.length > 0 ? exported.join(', ') : 'no functions'}. Export a function named after the tool.`,
     details: { executor, file: shown, exports: exported },
   };
+}
+
+/** How messages name a module given in `handlerModules`. */
+function inMemoryName(executor: string): string {
+  return `handlerModules[${JSON.stringify(executor)}]`;
 }
 
 async function loadHandlerModule(

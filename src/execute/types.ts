@@ -1,19 +1,9 @@
-import type { JsonValue, RegisteredTool } from '../format/types.js';
+import type { JsonValue, RegisteredTool, ToolHandlerOptions } from '../format/types.js';
+
+export type { ToolHandlerOptions } from '../format/types.js';
 
 /** The context a host passes with a call (`user_id`, `workspace_root`, ...). */
 export type ToolContext = Readonly<Record<string, unknown>>;
-
-/** What a handler receives besides its input and context. */
-export interface ToolHandlerOptions {
-  /** Aborted when the call times out or the caller cancels it; long handlers should honour it. */
-  signal: AbortSignal;
-  /** The tool being called (useful for `execute(toolName, ...)` dispatchers). */
-  toolName: string;
-  /** Absolute directory where handlers keep their stores (`registry.settings.dataDir`). */
-  dataDir: string;
-  /** The services the host declared (`loadRegistry({ services })` plus per-call `services`). */
-  services: Readonly<Record<string, unknown>>;
-}
 
 /** One tool's implementation: `handlers/<executor>` exports one per tool name. */
 export type ToolHandler = (

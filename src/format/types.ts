@@ -117,6 +117,11 @@ export interface RegisteredTool extends ToolDefinition {
   index: number;
   /** For external `--schema` executables: the absolute path of the binary. */
   command?: string;
+  /**
+   * For code-defined (fallback) tools that say where they are defined (`toFallbackTools` sets
+   * it): the module file as given and the tool's JSON pointer in what it exports.
+   */
+  definedIn?: { readonly file: string; readonly pointer: string };
 }
 
 /** A group inside a loaded registry. */
@@ -161,4 +166,16 @@ export interface Warning {
   tool?: string;
   /** JSON pointer inside the tool's schema, if any. */
   pointer?: string;
+}
+
+/** What a handler (or a code-defined tool's `execute`) receives besides its input and context. */
+export interface ToolHandlerOptions {
+  /** Aborted when the call times out or the caller cancels it; long handlers should honour it. */
+  signal: AbortSignal;
+  /** The tool being called (useful for `execute(toolName, ...)` dispatchers). */
+  toolName: string;
+  /** Absolute directory where handlers keep their stores (`registry.settings.dataDir`). */
+  dataDir: string;
+  /** The services the host declared (`loadRegistry({ services })` plus per-call `services`). */
+  services: Readonly<Record<string, unknown>>;
 }

@@ -22,6 +22,15 @@ export function categoryFromDescription(
   return undefined;
 }
 
+/**
+ * The category `toolcap import` gives a tool that carries no MCP hints and names none: the
+ * verb of its name (`get_weather` → retrieval, `categoryFromName`), else the first verb of its
+ * description (`categoryFromDescription`), else `mutation`, the conservative default.
+ */
+export function inferToolCategory(name: string, description: string): ToolCategory {
+  return categoryFromName(name) ?? categoryFromDescription(description)?.category ?? 'mutation';
+}
+
 /** The word, then its stems without -ies/-es/-s (kept only if 4+ letters: `news` is not `new`), -ing or -ed. */
 function inflections(word: string): string[] {
   const candidates = [word];

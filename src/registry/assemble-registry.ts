@@ -6,6 +6,7 @@ import type {
   Diagnostic,
   RegisteredGroup,
   RegisteredTool,
+  ToolCategory,
   ToolDefinition,
   ToolGroupDefinition,
   ToolSource,
@@ -64,6 +65,11 @@ export interface AssembleInput {
   limits: LoadLimits;
   pins?: Readonly<Record<string, string>>;
   fallbackTools?: readonly FallbackTool[];
+  /**
+   * The category of a fallback tool that gives none (the wiring hands down import's inference,
+   * which lives above this layer). Default: `mutation`.
+   */
+  inferFallbackCategory?: (name: string, description: string) => ToolCategory;
 }
 
 /** A snapshot and the implementations of its code-defined (fallback) tools, by tool name. */
@@ -157,6 +163,7 @@ export function assembleSnapshot(input: AssembleInput): AssembledSnapshot {
     groups,
     diagnostics,
     limits,
+    input.inferFallbackCategory,
   );
   const migration: MigrationStatus = Object.freeze({
     jsonOnly: Object.freeze([...jsonNames].filter((name) => !fallback.all.has(name)).sort()),
@@ -350,6 +357,7 @@ function addFallbackTools(
   groups: RegisteredGroup[],
   diagnostics: Diagnostic[],
   limits: LoadLimits,
+  inferCategory: AssembleInput['inferFallbackCategory'],
 ): {
   all: Set<string>;
   registered: Set<string>;
@@ -398,13 +406,25 @@ function addFallbackTools(
       return;
     }
     const groupName = fallbackTool.group ?? FALLBACK_GROUP;
+    const category =
+      fallbackTool.category ??
+      inferCategory?.(
+        fallbackTool.name,
+        typeof fallbackTool.description === 'string' ? fallbackTool.description : '',
+      );
     const validation = validateGroupDocument(
       {
         group: groupName,
         version: '0.0.0',
         description: 'Tools still defined in code',
         selection: { strategy: 'always' },
-        tools: [normalizeEntrySchema(fallbackToolToEntry(fallbackTool))],
+        tools: [
+          normalizeEntrySchema(
+            fallbackToolToEntry(
+              category === undefined ? fallbackTool : { ...fallbackTool, category },
+            ),
+          ),
+        ],
       },
       { limits },
     );
@@ -446,6 +466,7 @@ function addFallbackTools(
         version: joined?.version ?? '0.0.0',
         source: 'fallback' as const,
         index: tools.length,
+        ...definedInOf(fallbackTool),
       }),
     );
     let entry = byGroup.get(groupName);
@@ -502,6 +523,14 @@ function normalizeEntrySchema(entry: Record<string, unknown>): Record<string, un
     },
   });
   return normalized === undefined || unknownType ? entry : { ...entry, input_schema: normalized };
+}
+
+/** A fallback tool's own `definedIn`, copied, for its registered tool; nothing when it has none. */
+function definedInOf(tool: FallbackTool): Pick<RegisteredTool, 'definedIn'> {
+  const { definedIn } = tool;
+  return typeof definedIn?.file === 'string' && typeof definedIn.pointer === 'string'
+    ? { definedIn: Object.freeze({ file: definedIn.file, pointer: definedIn.pointer }) }
+    : {};
 }
 
 /** The file and pointer a fallback tool's diagnostics name: its `definedIn`, else its index. */

@@ -1,5 +1,10 @@
 import { formatPointer } from '../format/json-pointer.js';
-import type { JsonSchema, ToolCategory, ToolMetadata } from '../format/types.js';
+import type {
+  JsonSchema,
+  ToolCategory,
+  ToolHandlerOptions,
+  ToolMetadata,
+} from '../format/types.js';
 import type { SchemaWarningSink } from '../json-schema/schema-warnings.js';
 import {
   convertTypeName,
@@ -20,10 +25,14 @@ export interface ParamDefinition {
   items?: JsonSchema;
 }
 
-/** The function a code-defined tool runs: `(input, context) => output`. */
+/**
+ * The function a code-defined tool runs: `(input, context, options) => output`, with the same
+ * `options` (`signal`, `toolName`, `dataDir`, `services`) a handler module's function gets.
+ */
 export type FallbackExecute = (
   input: Record<string, unknown>,
   context: Readonly<Record<string, unknown>>,
+  options: ToolHandlerOptions,
 ) => unknown;
 
 /**
@@ -41,7 +50,10 @@ export interface FallbackTool {
   params?: readonly ParamDefinition[];
   /** Group to list it under; default `fallback` (strategy always, like before the migration). */
   group?: string;
-  /** Default `mutation` (the conservative choice for MCP hints). */
+  /**
+   * Default: inferred as `toolcap import` infers it, from the verb of the name (`get_weather` →
+   * retrieval), else of the description, else `mutation` (the conservative choice).
+   */
   category?: ToolCategory;
   /** Executor module name; `handler` is accepted as an alias. */
   metadata?: Partial<ToolMetadata>;

@@ -1,3 +1,4 @@
+import { inferToolCategory } from '../migrate/infer-category.js';
 import { assembleSnapshot } from '../registry/assemble-registry.js';
 import { checkOptions } from '../util/check-options.js';
 import { createRegistryObject, type Registry } from './registry.js';
@@ -22,6 +23,7 @@ export function createRegistry(options: CreateRegistryOptions = {}): Registry {
     diagnostics: [],
     limits: settings.limits,
     ...(options.fallbackTools !== undefined ? { fallbackTools: options.fallbackTools } : {}),
+    inferFallbackCategory: inferToolCategory,
   });
   return createRegistryObject(snapshot, { ...settings, fallbackImplementations });
 }

@@ -7,6 +7,7 @@ import { displayPath } from '../load/display-path.js';
 import { listSchemaDirectory } from '../load/list-group-files.js';
 import { checkGroupText, readGroupFileText } from '../load/read-group-file.js';
 import { RegistryLoadError } from '../load/registry-load-error.js';
+import { inferToolCategory } from '../migrate/infer-category.js';
 import { assembleSnapshot, type CandidateGroup } from '../registry/assemble-registry.js';
 import type { TextAnalyzerOptions } from '../text/text-analyzer.js';
 import { checkOptions, toStringList } from '../util/check-options.js';
@@ -112,6 +113,7 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<R
     limits,
     ...(options.pins !== undefined ? { pins: options.pins } : {}),
     ...(options.fallbackTools !== undefined ? { fallbackTools: options.fallbackTools } : {}),
+    inferFallbackCategory: inferToolCategory,
   });
   let snapshot = assembled.snapshot;
   const toolsDirs = toStringList(options.toolsDirs);

@@ -4,7 +4,9 @@ import type { Embedder } from '../embeddings/embedder.js';
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { type ExecutionLimitsInput, resolveExecutionLimits } from '../execute/execution-limits.js';
 import { isEnvironmentPattern } from '../execute/external/external-environment.js';
+import type { HandlerModule } from '../execute/load-handler.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits, resolveLoadLimits } from '../format/limits.js';
+import { isValidExecutorName } from '../format/names.js';
 import type { FallbackExecute, FallbackTool } from '../registry/fallback-tools.js';
 import { DEFAULT_SEMANTIC_WEIGHT } from '../select/fuse-scores.js';
 import type { ContextCheck } from '../select/types.js';
@@ -79,6 +81,13 @@ export interface CreateRegistryOptions extends ExecutionOptions {
    * `cwd`; a single string is one directory. Default `["handlers"]`.
    */
   handlers?: string | readonly string[];
+  /**
+   * Handler modules given as objects instead of files, by executor name: what a handler file
+   * would export (a function per tool name, or `execute(toolName, input, context, options)`),
+   * e.g. `{ tasks: { add_task: (input, context) => ... } }` or `{ tasks: await
+   * import('./tasks.js') }`. An executor found here is not looked for in `handlers`.
+   */
+  handlerModules?: Readonly<Record<string, HandlerModule>>;
   /**
    * Tokenizer, stemmer and stopwords for keyword matching and ranking: an analyzer or options
    * for `createTextAnalyzer`. Default: Unicode folding, symbol-aware words, English Porter.
@@ -199,6 +208,27 @@ const isFallbackToolList: OptionCheck = (value) =>
     : {
         problem: `is ${describeValue(value)}, not an array: it takes tool objects ({ name, description, inputSchema | input_schema | parameters | params }, see FallbackTool). For an AI SDK ToolSet, OpenAI Agents SDK or LangChain tools, an MCP SDK server or a whole module, convert them with toFallbackTools from "tool-capabilities/migrate": fallbackTools: await toFallbackTools(tools)`,
       };
+const HANDLER_MODULES_SHAPE =
+  'an object of handler modules by executor name, such as { tasks: { add_task: (input, context) => ... } } or { tasks: await import("./handlers/tasks.js") }';
+
+const isHandlerModules: OptionCheck = (value) => {
+  if (isObject(value) !== undefined) return HANDLER_MODULES_SHAPE;
+  for (const [executor, module] of Object.entries(value as object)) {
+    if (!isValidExecutorName(executor)) {
+      return {
+        problem: `has the executor ${describeValue(executor)}, which is not an executor name (lowercase letters, digits and _, starting with a letter, at most 64 characters): use the metadata.executor of its tools, such as "tasks"`,
+      };
+    }
+    if (module === null || typeof module !== 'object' || Array.isArray(module)) {
+      const given = typeof module === 'function' ? 'a function' : describeValue(module);
+      return {
+        problem: `has ${given} for executor ${describeValue(executor)}, not a module object: give what a handler file exports, an object of functions named after the tools ({ add_task(input, context) { ... } }) or with execute(toolName, input, context), or the module itself (await import("./handlers/${executor}.js"))`,
+      };
+    }
+  }
+  return undefined;
+};
+
 const PINS_SHAPE = 'an object of semver ranges by group, such as { calendar: "^1.0.0" }';
 
 const isPins: OptionCheck = (value) => {
@@ -226,6 +256,7 @@ export const CREATE_REGISTRY_OPTIONS: OptionSpec = {
   fallbackTools: isFallbackToolList,
   limits: isLimits,
   handlers: isStringList,
+  handlerModules: isHandlerModules,
   analyzer: isAnalyzer,
   services: isObject,
   dataDir: isString,
@@ -275,6 +306,8 @@ export function resolveRegistrySettings(
     contextChecks: new Map(Object.entries(options.contextChecks ?? {})),
     pins: new Map(Object.entries(options.pins ?? {})),
     handlerDirs: handlers.map((dir) => resolve(cwd, dir)),
+    // a Map: executor names come from group files, and an own key is all that counts
+    handlerModules: new Map(Object.entries(options.handlerModules ?? {})),
     fallbackImplementations,
     services: new Map(Object.entries(options.services ?? {})),
     dataDir: resolve(cwd, options.dataDir ?? '.toolcap/data'),

@@ -89,6 +89,27 @@ describe('createLangChainTools', () => {
     });
   });
 
+  it('answers a tool call LangChain refuses but the registry accepts with a success ToolMessage', async () => {
+    const { registry } = await loadBundledRegistry();
+    const [addTask] = createLangChainTools(registry, { tools: ['add_task'] });
+    // null for an optional field: LangChain's schema check refuses it, the registry drops it
+    const message = (await addTask!.invoke(
+      { id: 'call-5', name: 'add_task', args: { title: 'B', due_date: null }, type: 'tool_call' },
+      { context: { user_id: 'ada' } },
+    )) as ToolMessage;
+    expect(message).toBeInstanceOf(ToolMessage);
+    expect(message.status).toBe('success');
+    expect(message.tool_call_id).toBe('call-5');
+    expect(message.name).toBe('add_task');
+    expect(JSON.parse(message.content as string)).toMatchObject({ task: { title: 'B' } });
+    // plain arguments: the output itself, as on the normal path
+    const output = await addTask!.invoke(
+      { title: 'C', due_date: null },
+      { context: { user_id: 'ada' } },
+    );
+    expect(output).toMatchObject({ task: { title: 'C' } });
+  });
+
   it('throws the failure when invoked with plain arguments; the context option wins', async () => {
     const { registry } = await loadBundledRegistry();
     const [listTasks] = createLangChainTools(registry, {

@@ -105,6 +105,36 @@ describe('docs/guide snippets', () => {
   });
 });
 
+describe('docs/guide/frameworks.md snippets', () => {
+  // the AI SDK sample's provider package is not installed here: its one function is declared
+  const OPENAI_PROVIDER = "import { openai } from '@ai-sdk/openai';";
+  const OPENAI_DECLARED = "declare const openai: (model: string) => import('ai').LanguageModel;";
+
+  it.each([
+    [0, 'Vercel AI SDK'],
+    [1, 'OpenAI Agents SDK'],
+    [2, 'createMcpToolFilter'],
+  ])('code block %i (%s) typechecks', (index) => {
+    const block = codeBlocks(read('docs/guide/frameworks.md'), 'ts')[index];
+    expect(block).toBeDefined();
+    const code = (block ?? '').replace(OPENAI_PROVIDER, OPENAI_DECLARED);
+    expect(typeErrors(code, `__frameworks_${index}`)).toEqual([]);
+  });
+});
+
+describe('docs/guide/execution.md: handlerModules', () => {
+  it('the in-memory handler modules sample typechecks, with a real module namespace', () => {
+    const block = codeBlocks(read('docs/guide/execution.md'), 'ts').find((code) =>
+      code.includes('handlerModules: {'),
+    );
+    expect(block).toBeDefined();
+    // the sample's ./handlers/calendar.js is the repository's bundled calendar handler
+    const code = (block ?? '').replace("'./handlers/calendar.js'", "'../../handlers/calendar.js'");
+    expect(code).toContain('../../handlers/calendar.js');
+    expect(typeErrors(code, '__execution_handler_modules')).toEqual([]);
+  });
+});
+
 describe('adapter types', () => {
   it('createPrepareStep typechecks beside typed code tools spread into the ToolSet', () => {
     // the migration pattern: code tools still to move, then the registry's tools
@@ -127,5 +157,22 @@ const step = createPrepareStep(registry)({ messages: [], stepNumber: 0, experime
 const names: string[] = step.activeTools;
 `;
     expect(typeErrors(code, '__prepare_step_types')).toEqual([]);
+  });
+});
+
+describe('code-defined tool types', () => {
+  it("a fallback tool's execute takes the handler options as its third argument", () => {
+    const code = `import { loadRegistry, type FallbackTool, type ToolHandlerOptions } from 'tool-capabilities';
+const slow: FallbackTool = {
+  name: 'slow_lookup',
+  description: 'A lookup that honours cancellation.',
+  execute: async (input, context, options: ToolHandlerOptions) => {
+    options.signal.throwIfAborted();
+    return { input, context, tool: options.toolName, dataDir: options.dataDir, services: options.services };
+  },
+};
+const registry = await loadRegistry({ fallbackTools: [slow] });
+`;
+    expect(typeErrors(code, '__fallback_execute_types')).toEqual([]);
   });
 });

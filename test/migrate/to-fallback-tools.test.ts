@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createAiSdkTools, createPrepareStep } from '../../src/entries/ai-sdk.js';
+import { importToolList } from '../../src/migrate/import-tool-list.js';
 import { toFallbackTools } from '../../src/migrate/to-fallback-tools.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
@@ -156,6 +157,77 @@ export const tools = {
     await expect(toFallbackTools(module, { file: 'tools.mjs' })).rejects.toMatchObject({
       message: expect.stringMatching(/^tools\.mjs exports no tools \(it exports: answer\)\. /),
     });
+  });
+});
+
+describe('framework tools run outside their framework', () => {
+  it('says the tool is defined in code with nothing toolcap can call, and what to do', async () => {
+    const { dir, module } = await importSource(AI_SDK_MODULE);
+    const fallbackTools = await toFallbackTools(module.tools, { file: 'src/agent/tools.mjs' });
+    const registry = await loadRegistry({ cwd: dir, fallbackTools });
+    expect(registry.get('weather')?.definedIn).toEqual({
+      file: 'src/agent/tools.mjs',
+      pointer: '/weather',
+    });
+    const asked: string[] = [];
+    const result = await registry.execute(
+      'weather',
+      { city: 'Oslo' },
+      {},
+      { approve: (call) => asked.push(call.name) > 0 },
+    );
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'HANDLER_NOT_FOUND',
+        message:
+          'Tool "weather" is defined in code (src/agent/tools.mjs) and has no implementation toolcap can call: it was given to fallbackTools without an execute function, and there is no handler module "fallback". Give the fallback tool an execute(input, context, options) function, or give handlerModules a "fallback" module; a tool read from a framework (an AI SDK ToolSet, Agents SDK or LangChain tools) can instead be run by that framework.',
+        details: {
+          executor: 'fallback',
+          searched: ['handlers'],
+          defined_in: 'src/agent/tools.mjs',
+        },
+      },
+    });
+    // a weather lookup reads: it is not gated as a mutation
+    expect(asked).toEqual([]);
+  });
+
+  it('infers categories as import does, unless the tool gives one', async () => {
+    const registry = createRegistry({
+      fallbackTools: [
+        { name: 'get_weather', description: 'The weather in a city.' },
+        { name: 'weather', description: 'Fetches the weather in a city.' },
+        { name: 'area', description: 'Calculates the area of a shape.' },
+        { name: 'ticket', description: 'A ticket for the help desk.' },
+        { name: 'get_token', description: 'Rotates the API token.', category: 'mutation' },
+      ],
+    });
+    expect(registry.list().map((tool) => [tool.name, tool.category])).toEqual([
+      ['get_weather', 'retrieval'],
+      ['weather', 'retrieval'],
+      ['area', 'analysis'],
+      ['ticket', 'mutation'],
+      ['get_token', 'mutation'],
+    ]);
+    // the categories toolcap import gives the tools that name none
+    const imported = importToolList(
+      registry
+        .list()
+        .filter((tool) => tool.name !== 'get_token')
+        .map(({ name, description, input_schema }) => ({
+          name,
+          description,
+          inputSchema: input_schema,
+        })),
+      { from: 'mcp', group: 'misc' },
+    );
+    expect(imported.categories.map(({ tool, category }) => [tool, category])).toEqual(
+      registry
+        .list()
+        .slice(0, 4)
+        .map((tool) => [tool.name, tool.category]),
+    );
   });
 });
 

@@ -228,9 +228,10 @@ describe('fallback (code-defined) tools', () => {
         required: ['to'],
       },
     });
+    // no category given: inferred from the description's verb ("Check"), as import does
     expect(registry.get('ping')).toMatchObject({
       group: 'health',
-      category: 'mutation',
+      category: 'analysis',
       metadata: { executor: 'health' },
     });
     expect(registry.group('fallback')).toMatchObject({

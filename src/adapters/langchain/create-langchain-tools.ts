@@ -85,15 +85,27 @@ class RegistryTool extends DynamicStructuredTool<ToolSchemaBase> {
       if (!(error instanceof ToolInputParsingException)) throw error;
       // LangChain checked the arguments against the schema and refused them; the registry's
       // check gives the model a message it can act on (the callbacks see no run for it)
-      const config = typeof configArg === 'object' && !Array.isArray(configArg) ? configArg : {};
+      const given = typeof configArg === 'object' && !Array.isArray(configArg) ? configArg : {};
+      const toolCall = isToolCall(arg) ? arg : (given as ToolRunnableConfig).toolCall;
+      const config = { ...given, ...(toolCall === undefined ? {} : { toolCall }) };
       const input = isToolCall(arg) ? arg.args : arg;
-      return this.func(input as never, undefined, config as ToolRunnableConfig);
+      const result: unknown = await this.func(input as never, undefined, config);
+      const id = toolCall?.id;
+      // the same answer as a call LangChain let through: a ToolMessage when called with a tool call
+      if (id === undefined || result instanceof ToolMessage) return result;
+      return new ToolMessage({
+        status: 'success',
+        content: typeof result === 'string' ? result : JSON.stringify(result),
+        tool_call_id: id,
+        name: this.name,
+        ...(this.metadata === undefined ? {} : { metadata: this.metadata }),
+      });
     }
   }
 }
 
 /** A LangChain tool call (`{ type: "tool_call", args, ... }`) given to `call` directly. */
-function isToolCall(value: unknown): value is { args: unknown } {
+function isToolCall(value: unknown): value is NonNullable<ToolRunnableConfig['toolCall']> {
   return (
     value !== null &&
     typeof value === 'object' &&

@@ -5,12 +5,15 @@ import type { HistoryEntry, SelectOptions } from '../../select/types.js';
 import type { Registry } from '../../toolcap/registry.js';
 import { checkOptions, isFunction, isObject, type OptionCheck } from '../../util/check-options.js';
 
-/** Options of `createMcpToolFilter`. */
-export interface McpToolFilterOptions {
+/**
+ * Options of `createMcpToolFilter`. `TContext` is the type of the run's context
+ * (`run(agent, input, { context })`), which `message` and `history` read.
+ */
+export interface McpToolFilterOptions<TContext = unknown> {
   /** The turn's user message, read from the run, e.g. `({ runContext }) => runContext.context.message`. */
-  message: (context: MCPToolFilterContext<unknown>) => string;
+  message: (context: MCPToolFilterContext<TContext>) => string;
   /** Earlier turns (oldest first), read from the run. Default: none. */
-  history?: (context: MCPToolFilterContext<unknown>) => readonly HistoryEntry[];
+  history?: (context: MCPToolFilterContext<TContext>) => readonly HistoryEntry[];
   /**
    * Options for `registry.select`. The context defaults to the run's context when it is an
    * object.
@@ -32,12 +35,14 @@ const isPolicy: OptionCheck = (value) =>
  * group file (`toolcap import --from mcp`); MCP names that are not valid tool names (`add-task`)
  * match the name the import gives them (`add_task`). The selection is made once per run
  * context and message. Do not combine it with `cacheToolsList: true`: the SDK would keep the
- * first turn's list.
+ * first turn's list. Name the run's context type to read it in `message` and `history`:
+ * `createMcpToolFilter<{ message: string }>(registry, { message: ({ runContext }) =>
+ * runContext.context.message })`.
  */
-export function createMcpToolFilter(
+export function createMcpToolFilter<TContext = unknown>(
   registry: Registry,
-  options: McpToolFilterOptions,
-): MCPToolFilterCallable<unknown> {
+  options: McpToolFilterOptions<TContext>,
+): MCPToolFilterCallable {
   checkOptions('createMcpToolFilter', options, {
     message: isFunction,
     history: isFunction,
@@ -56,7 +61,7 @@ export function createMcpToolFilter(
   const allowUnknown = options.unknownTools !== 'block';
   const turns = new WeakMap<object, { key: string; names: ReadonlySet<string> }>();
 
-  const selectedNames = (context: MCPToolFilterContext<unknown>): ReadonlySet<string> => {
+  const selectedNames = (context: MCPToolFilterContext<TContext>): ReadonlySet<string> => {
     const message = options.message(context);
     const history = options.history?.(context) ?? [];
     const key = JSON.stringify([message, history]);
@@ -75,9 +80,10 @@ export function createMcpToolFilter(
     return names;
   };
 
+  // typed as the servers' `toolFilter` (any context): the run's context is the caller's TContext
   return async (context, tool) => {
     const name = registry.has(tool.name) ? tool.name : toCanonicalToolName(tool.name);
     if (!registry.has(name)) return allowUnknown;
-    return selectedNames(context).has(name);
+    return selectedNames(context as MCPToolFilterContext<TContext>).has(name);
   };
 }
