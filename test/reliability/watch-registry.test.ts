@@ -274,6 +274,14 @@ describe('watchRegistry: hot reload without loss', () => {
       writeFileSync(join(dir, 'alpha_tools.json'), groupText('alpha', version));
       writeFileSync(join(dir, 'beta_tools.json'), groupText('beta', version));
       await new Promise((resolve) => setTimeout(resolve, edit % 3 === 0 ? 0 : 8));
+      // every tenth edit, let the watcher catch up, so that several swaps happen however
+      // slow the machine is (a busy one can otherwise fold all the edits into one or two)
+      if (edit % 10 === 0) {
+        const caughtUp = Date.now() + 5_000;
+        while (versionOf(watcher.current(), 'alpha') !== version && Date.now() < caughtUp) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      }
     }
     const final = `1.0.${EDITS}`;
     const deadline = Date.now() + 5_000;
