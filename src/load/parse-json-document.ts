@@ -83,7 +83,7 @@ const WIDE_MARK = '\uFFFD\uFFFD';
  * byte order mark decodes to two U+FFFD, and ASCII characters come out interleaved with NULs
  * (which valid JSON never holds). Looks at the first characters only.
  */
-function detectWideEncoding(text: string): string | undefined {
+export function detectWideEncoding(text: string): string | undefined {
   if (text.startsWith(`\0\0${WIDE_MARK}`)) return 'UTF-32 (big-endian)';
   const hasMark = text.startsWith(WIDE_MARK);
   const start = text.slice(hasMark ? 2 : 0, hasMark ? 10 : 8);

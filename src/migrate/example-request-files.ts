@@ -2,11 +2,14 @@ import { rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import compare from 'semver/functions/compare.js';
 import inc from 'semver/functions/inc.js';
+import prerelease from 'semver/functions/prerelease.js';
 import { ToolcapError } from '../errors/toolcap-error.js';
+import { withFileLock } from '../execute/file-store.js';
 import type { LoadLimits } from '../format/limits.js';
 import type { Diagnostic, ToolDefinition, ToolGroupDefinition } from '../format/types.js';
 import { listGroupFiles } from '../load/list-group-files.js';
 import { checkGroupText, readGroupFileText } from '../load/read-group-file.js';
+import { errorMessage } from '../util/error-message.js';
 import { type ChosenExampleRequests, chooseExampleRequests } from './choose-example-requests.js';
 import {
   detectTextStyle,
@@ -67,7 +70,7 @@ export interface EditedGroup {
   text: string;
   changed: boolean;
   oldVersion: string;
-  /** The patch-bumped version when something was added; else `oldVersion`. */
+  /** The bumped version (see `bumpVersion`) when something was added; else `oldVersion`. */
   newVersion: string;
   tools: AddedRequests[];
 }
@@ -75,7 +78,8 @@ export interface EditedGroup {
 /**
  * Adds `candidates` to each target's example requests in `groupFile`'s text (chosen with
  * `chooseExampleRequests`, at most `maxPerTool` per tool), in the file's own layout, and bumps
- * the group's patch version when anything was added. Targets are edited in the order given.
+ * the group's version (`bumpVersion`) when anything was added. Targets are edited in the order
+ * given.
  */
 export function addExampleRequests(
   groupFile: EditableGroupFile,
@@ -99,9 +103,18 @@ export function addExampleRequests(
         : setToolExampleRequests(text, target.position, requests, style);
     changed = true;
   }
-  const newVersion = changed ? (inc(oldVersion, 'patch') ?? oldVersion) : oldVersion;
+  const newVersion = changed ? bumpVersion(oldVersion) : oldVersion;
   if (changed) text = setGroupVersion(text, newVersion);
   return { text: bom + text, changed, oldVersion, newVersion, tools };
+}
+
+/**
+ * The version after adding requests: the next patch (`1.4.2` → `1.4.3`), or for a pre-release
+ * the next pre-release (`2.0.0-rc.1` → `2.0.0-rc.2`, `1.0.0-alpha` → `1.0.0-alpha.0`): adding
+ * example requests must not turn a release candidate into the release.
+ */
+export function bumpVersion(version: string): string {
+  return inc(version, prerelease(version) === null ? 'patch' : 'prerelease') ?? version;
 }
 
 /** What happened to one group file, as `learn` and `examples` report it. */
@@ -110,7 +123,7 @@ export interface WrittenGroup {
   /** The group file, relative to `cwd` when inside it. */
   file: string;
   old_version: string;
-  /** The patch-bumped version when requests were added; else `old_version`. */
+  /** The bumped version (see `bumpVersion`) when requests were added; else `old_version`. */
   new_version: string;
   /** Whether the file changes (some tool got a new example request). */
   changed: boolean;
@@ -148,6 +161,131 @@ export async function writeEditedGroup(
   } catch (error) {
     return { ...entry, error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** A group file with requests added, and what happened to it. */
+export interface WrittenRequests {
+  written: WrittenGroup;
+  /** What was added to each tool, against the file's text as it was written. */
+  tools: AddedRequests[];
+}
+
+/** How long a writer waits for another process's lock on a group file. */
+const GROUP_FILE_LOCK_WAIT_MS = 30_000;
+
+/**
+ * Adds `additions` to `groupFile` (`addExampleRequests`) and, unless `dryRun`, writes it
+ * (`writeEditedGroup`) as one step against other writers: under the file's lock
+ * (`withFileLock`, which also keeps other processes out), the file is read again and the
+ * requests are added to what it holds now. Two `learn` or `examples` runs on one file therefore
+ * both keep their requests, and each write bumps the version once. A file that another writer
+ * changed so that the edit no longer applies (a tool removed, the file broken) is left as it is,
+ * with the reason as the entry's `error`.
+ */
+export async function writeExampleRequests(
+  groupFile: EditableGroupFile,
+  additions: readonly { target: RequestTarget; candidates: readonly string[] }[],
+  maxPerTool: number,
+  limits: LoadLimits,
+  dryRun: boolean,
+): Promise<WrittenRequests> {
+  const planned = addExampleRequests(groupFile, additions, maxPerTool);
+  // nothing to write: the plan is the answer (a dry run writes nothing either)
+  if (dryRun || !planned.changed) {
+    return {
+      written: await writeEditedGroup(groupFile, planned, limits, dryRun),
+      tools: planned.tools,
+    };
+  }
+  const failed = (message: string): WrittenRequests => ({
+    written: {
+      group: groupFile.group.group,
+      file: groupFile.display,
+      old_version: planned.oldVersion,
+      new_version: planned.newVersion,
+      changed: true,
+      written: false,
+      error: message,
+    },
+    tools: planned.tools,
+  });
+  try {
+    return await withFileLock(
+      groupFile.file,
+      async () => {
+        const current = rereadGroupFile(groupFile, limits);
+        if (typeof current === 'string') return failed(current);
+        const rebased: { target: RequestTarget; candidates: readonly string[] }[] = [];
+        for (const { target, candidates } of additions) {
+          const moved = rebaseTarget(target, current);
+          if (typeof moved === 'string') return failed(moved);
+          rebased.push({ target: moved, candidates });
+        }
+        const edited = addExampleRequests(current, rebased, maxPerTool);
+        return {
+          written: await writeEditedGroup(current, edited, limits, false),
+          tools: edited.tools,
+        };
+      },
+      { waitMs: GROUP_FILE_LOCK_WAIT_MS },
+    );
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === 'STORE_LOCKED') {
+      return failed(
+        `another process has held its lock (${groupFile.display}.lock) for more than ${GROUP_FILE_LOCK_WAIT_MS / 1000} s; the file was left unchanged. Run again, or delete the lock directory if no toolcap process is running`,
+      );
+    }
+    return failed(errorMessage(error));
+  }
+}
+
+/**
+ * `groupFile` as it is on disk now (another process may have written it since it was read), or
+ * why it can no longer be edited.
+ */
+function rereadGroupFile(
+  groupFile: EditableGroupFile,
+  limits: LoadLimits,
+): EditableGroupFile | string {
+  const read = readGroupFileText(groupFile.file, limits, groupFile.display);
+  if ('diagnostic' in read) {
+    return `the file changed during the run and cannot be read now (${read.diagnostic.message}); it was left unchanged`;
+  }
+  if (read.text === groupFile.text) return groupFile;
+  const problems: Diagnostic[] = [];
+  const current = toEditableGroupFile(
+    groupFile.file,
+    groupFile.display,
+    read.text,
+    limits,
+    problems,
+  );
+  if (current === undefined || current.group.group !== groupFile.group.group) {
+    return `the file changed during the run and ${current === undefined ? `no longer loads (${problems[0]?.message ?? 'invalid group'})` : `now holds group "${current.group.group}"`}; it was left unchanged. Run again`;
+  }
+  return current;
+}
+
+/** `target` in `current`, the file re-read: where the tool is now and the requests it has now. */
+function rebaseTarget(target: RequestTarget, current: EditableGroupFile): RequestTarget | string {
+  if (target.position === undefined) {
+    if (current.overlay === undefined) {
+      return 'the file changed during the run and is no longer an overlay (x-upstream); it was left unchanged. Run again';
+    }
+    return { ...target, owner: current, existing: current.overlay.get(target.name) ?? [] };
+  }
+  const index = current.group.tools.findIndex((tool) => tool.name === target.name);
+  const definition = current.group.tools[index];
+  if (definition === undefined) {
+    return `the file changed during the run and no longer defines the tool "${target.name}"; it was left unchanged. Run again`;
+  }
+  return {
+    ...target,
+    owner: current,
+    existing: definition.example_requests ?? [],
+    position: current.positions[index],
+    definition,
+  };
 }
 
 /** Path relative to `cwd` when the file is inside it; absolute otherwise. */
@@ -215,26 +353,9 @@ export async function readGroupFiles(
       problems.push(read.diagnostic);
       continue;
     }
-    const text = read.text.startsWith(BYTE_ORDER_MARK) ? read.text.slice(1) : read.text;
-    const checked = checkGroupText(text, label, { limits, fileName: basename(file) });
-    const errors = checked.diagnostics.filter((problem) => problem.severity === 'error');
-    problems.push(...errors);
-    const validation = checked.validation;
-    if (validation?.group === undefined) continue;
-    const group = validation.group;
-    const positions = validation.toolPointers.map((pointer) =>
-      Number(pointer.slice('/tools/'.length)),
-    );
-    const overlay = group.tools.length === 0 ? overlayRequests(text) : undefined;
-    const entry: EditableGroupFile = {
-      file,
-      display: label,
-      text: read.text,
-      group,
-      positions,
-      errors: new Set(errors.map(errorKey)),
-      ...(overlay === undefined ? {} : { overlay }),
-    };
+    const entry = toEditableGroupFile(file, label, read.text, limits, problems);
+    if (entry === undefined) continue;
+    const group = entry.group;
     valid.push(entry);
     const previous = highest.get(group.group);
     if (previous === undefined || compare(group.version, previous.group.version) > 0) {
@@ -245,6 +366,39 @@ export async function readGroupFiles(
     olderVersions.push(...valid.filter((entry) => highest.get(entry.group.group) !== entry));
   }
   return valid.filter((entry) => highest.get(entry.group.group) === entry);
+}
+
+/**
+ * `text`, the content of the group file `file`, as an editable group file; undefined when its
+ * header is invalid. Its errors go to `problems`.
+ */
+function toEditableGroupFile(
+  file: string,
+  label: string,
+  rawText: string,
+  limits: LoadLimits,
+  problems: Diagnostic[],
+): EditableGroupFile | undefined {
+  const text = rawText.startsWith(BYTE_ORDER_MARK) ? rawText.slice(1) : rawText;
+  const checked = checkGroupText(text, label, { limits, fileName: basename(file) });
+  const errors = checked.diagnostics.filter((problem) => problem.severity === 'error');
+  problems.push(...errors);
+  const validation = checked.validation;
+  if (validation?.group === undefined) return undefined;
+  const group = validation.group;
+  const positions = validation.toolPointers.map((pointer) =>
+    Number(pointer.slice('/tools/'.length)),
+  );
+  const overlay = group.tools.length === 0 ? overlayRequests(text) : undefined;
+  return {
+    file,
+    display: label,
+    text: rawText,
+    group,
+    positions,
+    errors: new Set(errors.map(errorKey)),
+    ...(overlay === undefined ? {} : { overlay }),
+  };
 }
 
 /** Tools by name, plus by `x-original-name` (the name before `toolcap import` converted it). */
@@ -358,9 +512,18 @@ function errorKey(diagnostic: Diagnostic): string {
   return `${diagnostic.code} ${diagnostic.pointer}`;
 }
 
+/** Control characters (C0, DEL, C1): never part of what a user typed; each separates words. */
+const CONTROL_CHARACTERS = /\p{Cc}/gu;
 /**
- * `message` as an example request: trimmed, whitespace collapsed, redacted when `redact`, at most
- * `maxLength` characters (cut at a word boundary, ending in "…").
+ * Bidirectional formatting characters (marks, embeddings, overrides, isolates): invisible, and
+ * able to make a request display in another order than it reads ("Trojan Source").
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * `message` as an example request: control characters made spaces and bidirectional formatting
+ * characters removed, trimmed, whitespace collapsed, redacted when `redact`, at most `maxLength`
+ * characters (cut at a word boundary, ending in "…").
  */
 export function cleanRequest(
   message: string,
@@ -370,7 +533,11 @@ export function cleanRequest(
   // what redaction may shorten is bounded first: a pasted document is not an example request
   const headLength = maxLength * 4;
   const cut = message.length > headLength;
-  let text = (cut ? message.slice(0, headLength) : message).replace(/\s+/g, ' ').trim();
+  let text = (cut ? message.slice(0, headLength) : message)
+    .replace(CONTROL_CHARACTERS, ' ')
+    .replace(BIDI_CONTROLS, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (redact) text = redactMessage(text);
   if (!cut && text.length <= maxLength) return { text, truncated: false };
   const head = text.slice(0, maxLength - 1);

@@ -10,13 +10,12 @@ import {
 } from '../util/openai-compatible-request.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import {
-  addExampleRequests,
   cleanRequest,
   type EditableGroupFile,
   type RequestTarget,
   readGroupFiles,
   type WrittenGroup,
-  writeEditedGroup,
+  writeExampleRequests,
 } from './example-request-files.js';
 
 /** Options of `generateExampleRequests`. */
@@ -97,6 +96,8 @@ export interface GenerateExamplesReport {
   failed: { group: string; tool: string; error: string }[];
   /** Names given in `tools` that no group file defines. */
   unknown_tools: string[];
+  /** For the names of `unknown_tools` close to a tool's name (a typo): those names. */
+  similar_tools: { tool: string; similar: string[] }[];
   /**
    * The names of `unknown_tools` that a lower version of a group defines: requests are written
    * only to the version the loader picks (the highest), so add the tool there first.
@@ -138,8 +139,6 @@ const FAILURES_BEFORE_STOP = 3;
 const FATAL_STATUS = /^HTTP (401|403|404)\b/;
 /** The largest answer read: a few requests take a few kilobytes. */
 const MAX_RESPONSE_BYTES = 1_000_000;
-/** Control characters and bidirectional overrides: never part of a request a user typed. */
-const INVISIBLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
 
 /** What the prompt says about a tool. */
 interface ToolFacts {
@@ -234,6 +233,7 @@ export async function generateExampleRequests(
     groups: [],
     failed: [],
     unknown_tools: [],
+    similar_tools: [],
     upstream_tools: [],
     older_version_tools: [],
     no_overlay: [],
@@ -245,6 +245,20 @@ export async function generateExampleRequests(
   const jobs = collectJobs(groupFiles, options.tools, perTool, report);
   if (options.upstream !== undefined) {
     jobs.push(...collectUpstreamJobs(groupFiles, options.upstream, options.tools, perTool, report));
+  }
+  if (report.unknown_tools.length > 0) {
+    const names = knownToolNames(groupFiles, options.upstream);
+    for (const tool of report.unknown_tools) {
+      // one name per tool: the closest of its name and its original name
+      const tools = new Set<string>();
+      const similar = suggestSimilar(tool, names.keys()).filter((name) => {
+        const owner = names.get(name)!;
+        if (tools.has(owner)) return false;
+        tools.add(owner);
+        return true;
+      });
+      if (similar.length > 0) report.similar_tools.push({ tool, similar });
+    }
   }
   for (const tool of report.unknown_tools) {
     const older = olderVersions.find((file) => file.group.tools.some((t) => t.name === tool));
@@ -278,12 +292,16 @@ export async function generateExampleRequests(
       failuresInARow = 0;
       const kept: string[] = [];
       for (const request of requests) {
-        const text = typeof request === 'string' ? request.replace(INVISIBLE, ' ') : '';
-        if (text.trim() === '') {
+        // control and bidirectional formatting characters go (cleanRequest)
+        const cleaned = cleanRequest(
+          typeof request === 'string' ? request : '',
+          false,
+          limits.maxExampleRequestLength,
+        );
+        if (cleaned.text === '') {
           report.skipped.invalid++;
           continue;
         }
-        const cleaned = cleanRequest(text, false, limits.maxExampleRequestLength);
         if (cleaned.truncated) shortened.add(cleaned.text);
         kept.push(cleaned.text);
       }
@@ -317,11 +335,9 @@ export async function generateExampleRequests(
       .filter((job) => job.target.owner === groupFile && answers.has(job))
       .map((job) => ({ target: job.target, candidates: answers.get(job)! }));
     if (additions.length === 0) continue;
-    const edited = addExampleRequests(groupFile, additions, perTool);
-    const entry: GeneratedGroup = {
-      ...(await writeEditedGroup(groupFile, edited, limits, dryRun)),
-      tools: [],
-    };
+    // under the file's lock, against the file as it is then: another run may have written it
+    const edited = await writeExampleRequests(groupFile, additions, perTool, limits, dryRun);
+    const entry: GeneratedGroup = { ...edited.written, tools: [] };
     for (const { target, chosen, total } of edited.tools) {
       report.skipped.duplicate += chosen.duplicates;
       report.skipped.near_duplicate += chosen.nearDuplicates;
@@ -343,14 +359,22 @@ function collectJobs(
 ): Job[] {
   const wanted = only === undefined ? undefined : new Set(only);
   const seen = new Set<string>();
+  /** Names of `only` that are a tool's name before `toolcap import` converted it. */
+  const originals = new Set<string>();
   const jobs: Job[] = [];
   for (const owner of groupFiles) {
     const facts = owner.group.tools.map(toolFacts);
+    const originalNames = originalToolNames(owner);
     owner.group.tools.forEach((definition, index) => {
       // the loader keeps the first of two tools with one name
       if (seen.has(definition.name)) return;
       seen.add(definition.name);
-      if (wanted !== undefined && !wanted.has(definition.name)) return;
+      if (wanted !== undefined && !wanted.has(definition.name)) {
+        // learn finds an imported tool by its original name too
+        const original = originalNames[index];
+        if (original === undefined || !wanted.has(original)) return;
+        originals.add(original);
+      }
       const existing = definition.example_requests ?? [];
       if (existing.length >= perTool) {
         report.complete++;
@@ -375,7 +399,7 @@ function collectJobs(
   if (wanted !== undefined) {
     const upstream = new Set(groupFiles.flatMap((file) => [...(file.overlay?.keys() ?? [])]));
     for (const name of wanted) {
-      if (seen.has(name)) continue;
+      if (seen.has(name) || originals.has(name)) continue;
       if (upstream.has(name)) report.upstream_tools.push(name);
       else report.unknown_tools.push(name);
     }
@@ -496,6 +520,48 @@ function collectUpstreamJobs(
   return jobs;
 }
 
+/** Each tool's `x-original-name` (its name before `toolcap import` converted it), by index. */
+function originalToolNames(owner: EditableGroupFile): (string | undefined)[] {
+  const raw = JSON.parse(owner.text.replace(/^\uFEFF/, '')) as { tools: unknown[] };
+  return owner.positions.map((position, index) => {
+    const entry = raw.tools[position] as Record<string, unknown> | undefined;
+    const original = entry?.['x-original-name'];
+    return typeof original === 'string' && original !== owner.group.tools[index]?.name
+      ? original
+      : undefined;
+  });
+}
+
+/**
+ * Every name `tools` may give (the group files' tools, their original names, overlay keys,
+ * upstream tools), each with the tool it names.
+ */
+function knownToolNames(
+  groupFiles: readonly EditableGroupFile[],
+  upstream: Readonly<Record<string, readonly unknown[]>> | undefined,
+): Map<string, string> {
+  const names = new Map<string, string>();
+  const add = (name: string, tool: string) => {
+    if (!names.has(name)) names.set(name, tool);
+  };
+  for (const owner of groupFiles) {
+    const originals = originalToolNames(owner);
+    owner.group.tools.forEach((tool, index) => {
+      add(tool.name, tool.name);
+      const original = originals[index];
+      if (original !== undefined) add(original, tool.name);
+    });
+    for (const key of owner.overlay?.keys() ?? []) add(key, key);
+  }
+  for (const entries of Object.values(upstream ?? {})) {
+    for (const entry of entries) {
+      const name = (entry as { name?: unknown } | null)?.name;
+      if (typeof name === 'string') add(name, name);
+    }
+  }
+  return names;
+}
+
 function toolFacts(definition: ToolDefinition): ToolFacts {
   return {
     name: definition.name,
@@ -614,44 +680,57 @@ function readAnswer(text: string, failed: (problem: string) => Error): unknown[]
     ?.message?.content;
   if (typeof content !== 'string') throw failed(`the response has no message content; ${shape}`);
   // reasoning models may think aloud first
-  const list = firstStringArray(content.replace(/<think>[\s\S]*?<\/think>/g, ''));
-  if (list === undefined) {
+  const found = firstStringArray(content.replace(/<think>[\s\S]*?<\/think>/g, ''));
+  if ('problem' in found) {
+    // the answer as received (escaped, not reflowed), so what broke it stays visible
+    const shown = content.length > 300 ? `${content.slice(0, 299)}…` : content;
     throw failed(
-      `the answer is not a JSON array of strings: ${JSON.stringify(oneLine(content, 200))}`,
+      `the answer is not a JSON array of strings (${found.problem}): ${JSON.stringify(shown)}`,
     );
   }
-  return list;
+  return found.list;
 }
 
 /** Bracketed spans tried in an answer before giving up. */
 const MAX_ARRAY_CANDIDATES = 20;
+/** Control characters: invalid raw inside JSON strings, where models still put line breaks. */
+const RAW_CONTROL_CHARACTERS = /\p{Cc}/gu;
 
 /**
  * The first JSON array in `text` that is empty or holds a string, wherever it sits (in prose, a
  * code fence, after other bracketed text): each `[` is matched to its closing `]` outside string
- * literals.
+ * literals. Raw control characters count as spaces (outside strings they are whitespace anyway).
+ * Without such an array: why the first candidate failed.
  */
-function firstStringArray(text: string): unknown[] | undefined {
+function firstStringArray(text: string): { list: unknown[] } | { problem: string } {
   let from = 0;
+  let problem: string | undefined;
   for (let tried = 0; tried < MAX_ARRAY_CANDIDATES; tried++) {
     const start = text.indexOf('[', from);
-    if (start < 0) return undefined;
+    if (start < 0) break;
     const end = closingBracket(text, start);
-    if (end < 0) return undefined;
+    if (end < 0) {
+      problem ??= `the "[" at character ${start + 1} is never closed`;
+      break;
+    }
     try {
-      const value: unknown = JSON.parse(text.slice(start, end + 1));
+      const value: unknown = JSON.parse(
+        text.slice(start, end + 1).replace(RAW_CONTROL_CHARACTERS, ' '),
+      );
       if (
         Array.isArray(value) &&
         (value.length === 0 || value.some((item) => typeof item === 'string'))
       ) {
-        return value;
+        return { list: value };
       }
-    } catch {
+      problem ??= `the array at character ${start + 1} holds no string`;
+    } catch (error) {
       // not JSON: try the next bracket
+      problem ??= `JSON.parse: ${errorMessage(error)}, counting from the "[" at character ${start + 1}`;
     }
     from = start + 1;
   }
-  return undefined;
+  return { problem: problem ?? 'it holds no "["' };
 }
 
 /** The index of the `]` closing the `[` at `start`, skipping string literals; -1 if none. */

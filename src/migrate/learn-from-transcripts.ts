@@ -4,18 +4,18 @@ import { createInterface } from 'node:readline';
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { type LoadLimits, resolveLoadLimits } from '../format/limits.js';
 import type { Diagnostic } from '../format/types.js';
+import { detectWideEncoding } from '../load/parse-json-document.js';
 import { toCanonicalToolName } from '../providers/import/to-canonical-tool-name.js';
 import { errorMessage } from '../util/error-message.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import {
-  addExampleRequests,
   cleanRequest,
   type EditableGroupFile,
   indexTools,
   type RequestTarget,
   readGroupFiles,
   type WrittenGroup,
-  writeEditedGroup,
+  writeExampleRequests,
 } from './example-request-files.js';
 import {
   parseTranscriptLine,
@@ -89,12 +89,25 @@ export interface LearnReport {
   /** Groups with at least one called tool, in catalog order. */
   groups: LearnedGroup[];
   /**
-   * Called tools that no group defines (skipped), most calls first. `group` is the group a
-   * `pairs` line of an upstream tool named: with `server_tool`, it has no valid group file; with
-   * `needs_server_tool`, its overlay has no key for `tool`, a name the gateway may have given a
-   * renamed tool (`<group>_...`), so the pairs need `server_tool`, the server's own name.
+   * Called tools that no group defines (skipped), most calls first. `group` is the group the
+   * `pairs` line named. `needs_overlay`: the line named the server's tool (`server_tool`), so it
+   * is a tool of an upstream MCP server, and its group has no valid group file here (it needs an
+   * overlay file). `needs_server_tool`: the group's overlay has no key for `tool`, a name the
+   * gateway may have given a renamed tool (`<group>_...`), so the pairs need `server_tool`, the
+   * server's own name.
    */
-  unknown_tools: { tool: string; calls: number; group?: string; needs_server_tool?: true }[];
+  unknown_tools: {
+    tool: string;
+    calls: number;
+    group?: string;
+    needs_overlay?: true;
+    needs_server_tool?: true;
+  }[];
+  /**
+   * Tools of `pairs` lines whose `group` does not define them, most calls first: the calls were
+   * credited to `credited_to`, the group that does (`group` is the one the lines named).
+   */
+  group_mismatch: { tool: string; calls: number; group: string; credited_to: string }[];
   /** Messages not added, by reason. */
   skipped: {
     /** Tool calls made before any user message. */
@@ -138,11 +151,13 @@ interface KnownTool extends RequestTarget {
  * file, the user messages that led to the call (the job of `toolcap learn`). Messages are
  * redacted (unless `redact: false`), whitespace-collapsed, cut to the length limit, and chosen
  * with `chooseExampleRequests` (no repeats or near-duplicates, at most `maxPerTool`, varied).
- * Each changed group gets a patch version bump; only the changed arrays and the version are
- * edited, in the file's own indentation, and each file is written atomically (a temporary file,
- * then a rename) after the edited text has passed validation. Malformed lines and unknown tools
- * are reported, never fatal. Throws a ToolcapError for bad options, an unreadable transcript
- * file, or schema directories without group files.
+ * Each changed group gets a version bump (a patch, or the next pre-release of a pre-release);
+ * only the changed arrays and the version are edited, in the file's own indentation, and each
+ * file is written atomically (a temporary file, then a rename) after the edited text has passed
+ * validation, under the file's lock and against the file as it is then, so concurrent runs
+ * never lose each other's requests. Malformed lines and unknown tools are reported, never
+ * fatal. Throws a ToolcapError for bad options, an unreadable (or UTF-16) transcript file, or
+ * schema directories without group files.
  */
 export async function learnFromTranscripts(options: LearnOptions): Promise<LearnReport> {
   checkOptionShapes(options);
@@ -196,7 +211,13 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     }
     return tool;
   };
-  const unknownGroups = new Map<string, string>();
+  /** The group the first `pairs` line of an unknown tool named; whether any named `server_tool`. */
+  const unknownGroups = new Map<string, { group: string; upstream: boolean }>();
+  /** Calls credited to a tool of another group than the one their pairs line named. */
+  const mismatched = new Map<
+    string,
+    { tool: string; calls: number; group: string; credited_to: string }
+  >();
   /**
    * An upstream tool the gateway renamed (`beta_echo`), in a group file of its server's tools
    * (`toolcap import --from-server`), by the server's name of it.
@@ -228,6 +249,7 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     calls: 0,
     groups: [],
     unknown_tools: [],
+    group_mismatch: [],
     skipped: { no_user_message: 0, empty: 0, duplicate: 0, near_duplicate: 0, over_cap: 0 },
     truncated: 0,
     problems: [],
@@ -251,14 +273,25 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     report.skipped.no_user_message += parsed.unprompted;
     for (const call of parsed.calls) {
       report.calls++;
-      const tool = known.get(call.tool) ?? snapshotTool(call) ?? overlayTool(call);
+      const local = known.get(call.tool);
+      const tool = local ?? snapshotTool(call) ?? overlayTool(call);
       if (tool === undefined) {
         unknown.set(call.tool, (unknown.get(call.tool) ?? 0) + 1);
-        // only a call of an upstream tool (it names the server's tool) needs an overlay
-        if (call.group !== undefined && call.serverTool !== undefined) {
-          unknownGroups.set(call.tool, call.group);
+        if (call.group !== undefined) {
+          // only a call of an upstream tool (it names the server's tool) needs an overlay
+          const named = unknownGroups.get(call.tool);
+          const upstream = call.serverTool !== undefined || named?.upstream === true;
+          unknownGroups.set(call.tool, { group: named?.group ?? call.group, upstream });
         }
         continue;
+      }
+      const owner = tool.owner.group.group;
+      if (local !== undefined && call.group !== undefined && call.group !== owner) {
+        const id = `${call.tool}\u0000${call.group}`;
+        const entry = mismatched.get(id);
+        if (entry === undefined) {
+          mismatched.set(id, { tool: call.tool, calls: 1, group: call.group, credited_to: owner });
+        } else entry.calls++;
       }
       tool.calls++;
       const message = cleanRequest(call.message, redact, limits.maxExampleRequestLength);
@@ -279,10 +312,16 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
       if (renamedGroup !== undefined) {
         return { tool, calls, group: renamedGroup, needs_server_tool: true as const };
       }
-      const group = unknownGroups.get(tool);
-      return group === undefined ? { tool, calls } : { tool, calls, group };
+      const named = unknownGroups.get(tool);
+      if (named === undefined) return { tool, calls };
+      return named.upstream
+        ? { tool, calls, group: named.group, needs_overlay: true as const }
+        : { tool, calls, group: named.group };
     })
     .sort((a, b) => b.calls - a.calls || compareText(a.tool, b.tool));
+  report.group_mismatch = [...mismatched.values()].sort(
+    (a, b) => b.calls - a.calls || compareText(a.tool, b.tool) || compareText(a.group, b.group),
+  );
 
   // groups in catalog order, each tool in file order
   const byGroup = new Map<EditableGroupFile, KnownTool[]>();
@@ -296,15 +335,15 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     const tools = byGroup.get(groupFile);
     if (tools === undefined) continue;
     tools.sort((a, b) => a.order - b.order);
-    const edited = addExampleRequests(
+    // under the file's lock, against the file as it is then: another run may have written it
+    const edited = await writeExampleRequests(
       groupFile,
       tools.map((tool) => ({ target: tool, candidates: [...tool.messages] })),
       maxPerTool,
+      limits,
+      dryRun,
     );
-    const entry: LearnedGroup = {
-      ...(await writeEditedGroup(groupFile, edited, limits, dryRun)),
-      tools: [],
-    };
+    const entry: LearnedGroup = { ...edited.written, tools: [] };
     for (const { target, chosen, total } of edited.tools) {
       const tool = target as KnownTool;
       report.skipped.duplicate += chosen.duplicates;
@@ -407,19 +446,31 @@ async function readLines(
   onLine: (line: string, number: number) => void,
 ): Promise<void> {
   let number = 0;
+  let encoding: string | undefined;
+  const input = createReadStream(file, { encoding: 'utf8' });
   try {
-    const lines = createInterface({
-      input: createReadStream(file, { encoding: 'utf8' }),
-      crlfDelay: Number.POSITIVE_INFINITY,
-    });
+    const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
     for await (const line of lines) {
       number++;
-      onLine(number === 1 && line.startsWith(BYTE_ORDER_MARK) ? line.slice(1) : line, number);
+      if (number === 1) {
+        // a UTF-16 file read as UTF-8 fails on every line; one message says why
+        encoding = detectWideEncoding(line);
+        if (encoding !== undefined) break;
+      }
+      // a leading byte order mark, also of a file appended to another (cat a.jsonl b.jsonl)
+      onLine(line.startsWith(BYTE_ORDER_MARK) ? line.slice(1) : line, number);
     }
   } catch (error) {
     throw new ToolcapError(
       'LEARN_INPUT_UNREADABLE',
       `cannot read ${label}${number > 0 ? ` after line ${number}` : ''}: ${errorMessage(error)}; check the path`,
+    );
+  }
+  if (encoding !== undefined) {
+    input.destroy();
+    throw new ToolcapError(
+      'LEARN_INPUT_UNREADABLE',
+      `${label} is ${encoding}, not UTF-8: save it as UTF-8 (a transcript is JSON Lines in UTF-8), then run learn again`,
     );
   }
 }

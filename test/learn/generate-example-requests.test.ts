@@ -210,7 +210,7 @@ describe('generateExampleRequests', () => {
       {
         group: 'calendar',
         tool: 'get_agenda',
-        error: `POST ${baseURL}/chat/completions (model m) failed: the answer is not a JSON array of strings: "Sure! Here are some requests: anything on tomorrow, my day"`,
+        error: `POST ${baseURL}/chat/completions (model m) failed: the answer is not a JSON array of strings (it holds no "["): "Sure! Here are some requests: anything on tomorrow, my day"`,
       },
     ]);
     expect(first.groups).toEqual([]);
@@ -686,5 +686,164 @@ describe('toolcap examples', () => {
     expect(without.stderr).toBe(
       "The overlay groups alpha, beta hold tools of upstream MCP servers: add --upstream FILE (the servers' configuration) to write requests for them\n",
     );
+  });
+
+  it("reads raw line breaks inside the answer's strings as spaces, and removes invisible characters", async () => {
+    const dir = project();
+    answers = {
+      create_event:
+        '["what time is it\nin Tokyo", "is it morning in Lagos now", "\u202eplan a picnic\u200f on\u0085Sunday"]',
+    };
+    const report = await generateExampleRequests({
+      baseURL,
+      model: 'm',
+      cwd: dir,
+      tools: ['create_event'],
+    });
+    expect(report.failed).toEqual([]);
+    expect(requestsOf(dir, 'create_event')).toEqual([
+      'what time is it in Tokyo',
+      'is it morning in Lagos now',
+      'plan a picnic on Sunday',
+    ]);
+  });
+
+  it('says why an answer is not a JSON array, showing the answer as it came', async () => {
+    const dir = project();
+    answers = {
+      create_event: 'Here:\n["book a room"\n"call Sam"]',
+      get_agenda: 'Here you go: ["show my day", "what is next"',
+    };
+    const report = await generateExampleRequests({ baseURL, model: 'm', cwd: dir, concurrency: 1 });
+    const prefix = `POST ${baseURL}/chat/completions (model m) failed: the answer is not a JSON array of strings`;
+    expect(report.failed[0]?.error).toMatch(
+      /\(JSON\.parse: Expected ',' or ']' after array element in JSON at position 15\b.*, counting from the "\[" at character 7\): "Here:\\n\[\\"book a room\\"\\n\\"call Sam\\"\]"$/,
+    );
+    expect(report.failed[0]?.error.startsWith(prefix)).toBe(true);
+    expect(report.failed[1]?.error).toBe(
+      `${prefix} (the "[" at character 14 is never closed): "Here you go: [\\"show my day\\", \\"what is next\\""`,
+    );
+  });
+
+  it('bumps a pre-release to the next pre-release', async () => {
+    const dir = createTempDir({
+      'schemas/calendar_tools.json': makeGroup('calendar', {
+        version: '2.0.0-rc.1',
+        tools: [makeTool({ name: 'create_event' })],
+      }),
+    });
+    answers = { create_event: '["book a dentist visit"]' };
+    const report = await generateExampleRequests({ baseURL, model: 'm', cwd: dir });
+    expect(report.groups[0]).toMatchObject({
+      old_version: '2.0.0-rc.1',
+      new_version: '2.0.0-rc.2',
+      written: true,
+    });
+    expect(JSON.parse(readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8')).version).toBe(
+      '2.0.0-rc.2',
+    );
+  });
+
+  it("finds --tool by a tool's original name, and suggests a close name for an unknown one", async () => {
+    const dir = createTempDir({
+      'schemas/crypto_tools.json': makeGroup('crypto', {
+        tools: [
+          makeTool({ name: 'get_crypto_price', 'x-original-name': 'get-crypto-price' }),
+          makeTool({ name: 'list_coins', description: 'List coins.' }),
+        ],
+      }),
+    });
+    answers = { get_crypto_price: '["what is bitcoin worth right now"]' };
+    const found = await generateExampleRequests({
+      baseURL,
+      model: 'm',
+      cwd: dir,
+      tools: ['get-crypto-price'],
+    });
+    expect(received.map((entry) => entry.tool)).toEqual(['get_crypto_price']);
+    expect(found.unknown_tools).toEqual([]);
+    expect(found.groups[0]?.tools).toEqual([
+      { tool: 'get_crypto_price', added: ['what is bitcoin worth right now'], total: 1 },
+    ]);
+
+    const result = await runCli(
+      ['examples', '--chat-url', baseURL, '--model', 'm', '--tool', 'get_crypto_prise'],
+      { cwd: dir },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'No group file defines "get_crypto_prise" (did you mean "get_crypto_price"?)\n',
+    );
+    const report = await generateExampleRequests({
+      baseURL,
+      model: 'm',
+      cwd: dir,
+      tools: ['get_crypto_prise', 'zzz'],
+    });
+    expect(report.unknown_tools).toEqual(['get_crypto_prise', 'zzz']);
+    expect(report.similar_tools).toEqual([
+      { tool: 'get_crypto_prise', similar: ['get_crypto_price'] },
+    ]);
+  });
+
+  it('names --timeout in the Stopped line too', async () => {
+    const dir = project();
+    const slow = createServer(() => {
+      // never answers: the request's time limit ends it
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/v1`;
+      const result = await runCli(
+        ['examples', '--chat-url', url, '--model', 'm', '--per-tool', '6', '--timeout', '50'],
+        { cwd: dir },
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `\nStopped: the first 3 requests failed (the last: POST ${url}/chat/completions (model m) failed: no response within 50 ms (--timeout))\n`,
+      );
+      expect(result.stderr).not.toContain('timeoutMs');
+    } finally {
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
+  });
+
+  it('leaves a file alone that another writer changed so that the edit no longer applies', async () => {
+    const dir = project();
+    const file = join(dir, 'schemas/calendar_tools.json');
+    // while the model thinks, someone removes the tool from the file
+    const editing = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        const group = JSON.parse(readFileSync(file, 'utf8'));
+        group.tools = group.tools.filter((tool: { name: string }) => tool.name !== 'create_event');
+        writeFileSync(file, JSON.stringify(group, null, 2));
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({ choices: [{ message: { content: '["book a dentist visit"]' } }] }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => editing.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(editing.address() as AddressInfo).port}/v1`;
+      const report = await generateExampleRequests({
+        baseURL: url,
+        model: 'm',
+        cwd: dir,
+        tools: ['create_event'],
+      });
+      expect(report.groups[0]).toMatchObject({
+        changed: true,
+        written: false,
+        error:
+          'the file changed during the run and no longer defines the tool "create_event"; it was left unchanged. Run again',
+      });
+      expect(JSON.parse(readFileSync(file, 'utf8')).version).toBe('1.2.0');
+    } finally {
+      editing.closeAllConnections();
+      await new Promise<void>((resolve) => editing.close(() => resolve()));
+    }
   });
 });

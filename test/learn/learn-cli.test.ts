@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -150,7 +150,7 @@ describe('toolcap learn', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(
       [
-        'Skipped 1 tool(s) no group defines: draft (1)',
+        'Skipped 1 tool(s) no group defines: draft (1, group gitlab)',
         '  They are tools of upstream MCP servers in the groups gitlab, which no valid group file here defines: give each an overlay file (gitlab_tools.json with "tools": [] and "x-upstream": {}, its header complete; see docs/guide/mcp.md), then run learn again.',
         '',
       ].join('\n'),
@@ -173,5 +173,41 @@ describe('toolcap learn', () => {
       ].join('\n'),
     );
     expect(readFileSync(join(dir, 'schemas/beta_tools.json'), 'utf8')).toBe(before);
+  });
+
+  it('names the group of an unknown tool, and the pairs whose group does not define their tool', async () => {
+    const dir = project(
+      [
+        JSON.stringify({ message: 'x', tool: 'nope_tool', group: 'research' }),
+        JSON.stringify({ message: 'add lunch with Kim', tool: 'create_event', group: 'finance' }),
+      ].join('\n'),
+    );
+    const result = await runCli(['learn', '--from', 'pairs', 'pairs.jsonl'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('  create_event + add lunch with Kim\n');
+    expect(result.stderr).toBe(
+      [
+        'Skipped 1 tool(s) no group defines: nope_tool (1, group research)',
+        '1 tool(s) of pairs whose "group" does not define them: create_event (1, named finance, in calendar)',
+        '  Their requests were added to the group that defines the tool. If the pairs meant another tool, fix their "tool" or "group" (and the requests added here), then run learn again.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('exits 1 for a UTF-16 transcript, saying so once', async () => {
+    const dir = project('');
+    writeFileSync(
+      join(dir, 'pairs.jsonl'),
+      Buffer.from(
+        `${pairs(['add lunch', 'create_event'], ['show my day', 'get_agenda'])}\n`,
+        'utf16le',
+      ),
+    );
+    const result = await runCli(['learn', '--from', 'pairs', 'pairs.jsonl'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'toolcap: pairs.jsonl is UTF-16 (little-endian), not UTF-8: save it as UTF-8 (a transcript is JSON Lines in UTF-8), then run learn again\n',
+    );
   });
 });

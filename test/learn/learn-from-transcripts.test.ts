@@ -111,6 +111,7 @@ describe('learnFromTranscripts', () => {
         },
       ],
       unknown_tools: [{ tool: 'send_email', calls: 1 }],
+      group_mismatch: [],
       // "what is on my calendar today" is a near-duplicate of the existing "what's on ..."
       skipped: { no_user_message: 0, empty: 0, duplicate: 0, near_duplicate: 1, over_cap: 0 },
       truncated: 0,
@@ -586,8 +587,10 @@ describe('learnFromTranscripts', () => {
       { tool: 'search-issues', calls: 1, added: ['any open bugs about logout?'], total: 2 },
       { tool: 'create_issue', calls: 1, added: ['open an issue: the build is red'], total: 1 },
     ]);
-    // a group with no file here: reported with the group its line named
-    expect(report.unknown_tools).toEqual([{ tool: 'draft_notes', calls: 1, group: 'gitlab' }]);
+    // a group with no file here: reported with the group its line named, which needs an overlay
+    expect(report.unknown_tools).toEqual([
+      { tool: 'draft_notes', calls: 1, group: 'gitlab', needs_overlay: true },
+    ]);
     expect(readGroup(dir, 'github')['x-upstream']).toEqual({
       hidden: ['delete_repo'],
       tools: {
@@ -624,7 +627,7 @@ describe('learnFromTranscripts', () => {
     expect(readGroup(dir, 'beta').tools).toEqual([
       expect.objectContaining({ name: 'echo', example_requests: ['say it back loudly'] }),
     ]);
-    expect(report.unknown_tools).toEqual([{ tool: 'archive_notes', calls: 1 }]);
+    expect(report.unknown_tools).toEqual([{ tool: 'archive_notes', calls: 1, group: 'notes_v2' }]);
   });
 
   it("maps the name the gateway lists back to the overlay key of the server's tool", async () => {
@@ -682,5 +685,107 @@ describe('learnFromTranscripts', () => {
     expect(readGroup(dir, 'beta').tools).toEqual([
       expect.objectContaining({ name: 'echo', example_requests: ['say it back loudly'] }),
     ]);
+  });
+});
+
+describe('learnFromTranscripts: what it refuses to copy or to publish', () => {
+  it('removes control and bidirectional formatting characters from messages, keeping emoji', async () => {
+    const dir = project({
+      'pairs.jsonl': [
+        JSON.stringify({
+          message: '\u202e\u0000 weird 😀 unicode request for good two',
+          tool: 'create_event',
+        }),
+        // marks inside a word vanish; a C1 control separates words like a space
+        JSON.stringify({
+          message: 'jot\u200f down\u2066 the\u2069 plan\u0085for later\u061c',
+          tool: 'write_note',
+        }),
+        JSON.stringify({ message: '\u202a\u202c\u0007', tool: 'write_note' }),
+      ].join('\n'),
+    });
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
+    expect(exampleRequests(dir, 'calendar', 0)).toEqual(['weird 😀 unicode request for good two']);
+    expect(exampleRequests(dir, 'notes', 0)).toEqual(['jot down the plan for later']);
+    // nothing but invisible characters: an empty message
+    expect(report.skipped.empty).toBe(1);
+  });
+
+  it('bumps a pre-release to the next pre-release, never to the release', async () => {
+    const dir = project({
+      'schemas/calendar_tools.json': json(
+        makeGroup('calendar', {
+          version: '2.0.0-rc.1',
+          tools: [makeTool({ name: 'create_event' })],
+        }),
+      ),
+      'schemas/notes_tools.json': json(
+        makeGroup('notes', { version: '1.0.0-alpha', tools: [makeTool({ name: 'write_note' })] }),
+      ),
+      'pairs.jsonl': [
+        JSON.stringify({ message: 'book the dentist', tool: 'create_event' }),
+        JSON.stringify({ message: 'jot down the plan', tool: 'write_note' }),
+      ].join('\n'),
+    });
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
+    expect(report.groups.map((group) => [group.old_version, group.new_version])).toEqual([
+      ['2.0.0-rc.1', '2.0.0-rc.2'],
+      ['1.0.0-alpha', '1.0.0-alpha.0'],
+    ]);
+    expect(readGroup(dir, 'calendar').version).toBe('2.0.0-rc.2');
+    expect(readGroup(dir, 'notes').version).toBe('1.0.0-alpha.0');
+  });
+
+  it('reports the group a pairs line named for an unknown tool, and a group that does not hold the tool', async () => {
+    const dir = project({
+      'pairs.jsonl': [
+        JSON.stringify({ message: 'x', tool: 'nope_tool', group: 'research' }),
+        JSON.stringify({ message: 'jot down the plan', tool: 'write_note', group: 'calendar' }),
+        JSON.stringify({ message: 'note the address', tool: 'write_note', group: 'calendar' }),
+        JSON.stringify({ message: 'book the dentist', tool: 'create_event', group: 'calendar' }),
+      ].join('\n'),
+    });
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
+    expect(report.unknown_tools).toEqual([{ tool: 'nope_tool', calls: 1, group: 'research' }]);
+    // credited to the group that defines the tool, and said so
+    expect(report.group_mismatch).toEqual([
+      { tool: 'write_note', calls: 2, group: 'calendar', credited_to: 'notes' },
+    ]);
+    expect(exampleRequests(dir, 'notes', 0)).toEqual(['jot down the plan', 'note the address']);
+  });
+
+  it('says once that a UTF-16 transcript must be saved as UTF-8', async () => {
+    const line = JSON.stringify({ message: 'book the dentist', tool: 'create_event' });
+    const dir = project();
+    writeFileSync(
+      join(dir, 'le.jsonl'),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${line}\n${line}\n`, 'utf16le')]),
+    );
+    writeFileSync(join(dir, 'plain-le.jsonl'), Buffer.from(`${line}\n`, 'utf16le'));
+    await expect(
+      learnFromTranscripts({ from: 'pairs', file: 'le.jsonl', cwd: dir }),
+    ).rejects.toMatchObject({
+      code: 'LEARN_INPUT_UNREADABLE',
+      message:
+        'le.jsonl is UTF-16 (little-endian), not UTF-8: save it as UTF-8 (a transcript is JSON Lines in UTF-8), then run learn again',
+    });
+    await expect(
+      learnFromTranscripts({ from: 'pairs', file: 'plain-le.jsonl', cwd: dir }),
+    ).rejects.toThrow(/^plain-le\.jsonl is UTF-16 \(little-endian\), not UTF-8: save it as UTF-8/);
+    expect(readGroup(dir, 'calendar').version).toBe('1.2.0');
+  });
+
+  it('ignores a UTF-8 byte order mark at the start of the file and of an appended file', async () => {
+    const dir = project({
+      'pairs.jsonl': [
+        `\uFEFF${JSON.stringify({ message: 'book the dentist', tool: 'create_event' })}`,
+        `\uFEFF${JSON.stringify({ message: 'jot down the plan', tool: 'write_note' })}`,
+      ].join('\n'),
+    });
+    const report = await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
+    expect(report.problems).toEqual([]);
+    expect(report.records).toBe(2);
+    expect(exampleRequests(dir, 'calendar', 0)).toEqual(['book the dentist']);
+    expect(exampleRequests(dir, 'notes', 0)).toEqual(['jot down the plan']);
   });
 });

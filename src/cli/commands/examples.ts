@@ -246,9 +246,14 @@ function printReport(io: CliIo, report: GenerateExamplesReport): void {
   const older = new Map(report.older_version_tools.map((entry) => [entry.tool, entry]));
   const unknown = report.unknown_tools.filter((name) => !older.has(name));
   if (unknown.length > 0) {
-    io.stderr(
-      `${style.yellow('No group file defines')} ${unknown.map((name) => `"${name}"`).join(', ')}\n`,
-    );
+    const similar = new Map(report.similar_tools.map((entry) => [entry.tool, entry.similar]));
+    const named = unknown.map((name) => {
+      const close = similar.get(name);
+      return close === undefined
+        ? `"${name}"`
+        : `"${name}" (did you mean ${close.map((other) => `"${other}"`).join(' or ')}?)`;
+    });
+    io.stderr(`${style.yellow('No group file defines')} ${named.join(', ')}\n`);
   }
   for (const { tool, group, version, file } of older.values()) {
     io.stderr(
@@ -273,12 +278,17 @@ function printReport(io: CliIo, report: GenerateExamplesReport): void {
   if (report.failed.length > 0) {
     io.stderr(`${style.yellow(`No requests for ${report.failed.length} tool(s)`)}:\n`);
     for (const failure of report.failed.slice(0, 20)) {
-      // the library names its option; here the flag sets it
-      const error = failure.error.replace('(timeoutMs)', '(--timeout)');
-      io.stderr(`  ${failure.group}/${failure.tool}: ${error}\n`);
+      io.stderr(`  ${failure.group}/${failure.tool}: ${flagNames(failure.error)}\n`);
     }
     if (report.failed.length > 20) io.stderr(`  ... and ${report.failed.length - 20} more\n`);
   }
-  if (report.stopped !== undefined) io.stderr(`${style.red('Stopped')}: ${report.stopped}\n`);
+  if (report.stopped !== undefined) {
+    io.stderr(`${style.red('Stopped')}: ${flagNames(report.stopped)}\n`);
+  }
   for (const diagnostic of report.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
+}
+
+/** A library message with its option names replaced by the flags that set them here. */
+function flagNames(message: string): string {
+  return message.replaceAll('(timeoutMs)', '(--timeout)');
 }

@@ -120,13 +120,18 @@ function printReport(io: CliIo, report: LearnReport): void {
   if (unknown.length > 0) {
     const shown = unknown
       .slice(0, 20)
-      .map((entry) => `${entry.tool} (${entry.calls})`)
+      .map(
+        (entry) =>
+          `${entry.tool} (${entry.calls}${entry.group === undefined ? '' : `, group ${entry.group}`})`,
+      )
       .join(', ');
     const more = unknown.length > 20 ? `, and ${unknown.length - 20} more` : '';
     io.stderr(
       `${style.yellow(`Skipped ${unknown.length} tool(s) no group defines`)}: ${shown}${more}\n`,
     );
-    const groups = [...new Set(unknown.flatMap((entry) => entry.group ?? []))];
+    const groups = [
+      ...new Set(unknown.flatMap((entry) => (entry.needs_overlay === true ? [entry.group!] : []))),
+    ];
     if (groups.length > 0) {
       // pairs the gateway recorded for upstream tools name the group: it needs an overlay file
       io.stderr(
@@ -147,6 +152,22 @@ function printReport(io: CliIo, report: LearnReport): void {
     // the gateway prefixes "<group>_" to a name another group uses; only the server's name is a key
     io.stderr(
       `  A pair's "tool" is the name the gateway lists, and the gateway lists a server's tool as "<group>_<name>" when another group already uses the name; the overlay has no key that tells which tool "${first.tool}" is. Add "server_tool" to those pairs: the tool's name on its server (such as "${first.tool.slice(`${first.group}_`.length)}" for "${first.tool}"), as toolcap mcp --record-pairs writes it, then run learn again.\n`,
+    );
+  }
+  if (report.group_mismatch.length > 0) {
+    const shown = report.group_mismatch
+      .slice(0, 20)
+      .map(
+        (entry) => `${entry.tool} (${entry.calls}, named ${entry.group}, in ${entry.credited_to})`,
+      )
+      .join(', ');
+    const more =
+      report.group_mismatch.length > 20 ? `, and ${report.group_mismatch.length - 20} more` : '';
+    io.stderr(
+      `${style.yellow(`${report.group_mismatch.length} tool(s) of pairs whose "group" does not define them`)}: ${shown}${more}\n`,
+    );
+    io.stderr(
+      `  Their requests were added to the group that defines the tool. If the pairs meant another tool, fix their "tool" or "group" (and the requests added here), then run learn again.\n`,
     );
   }
   if (report.problem_count > 0) {
