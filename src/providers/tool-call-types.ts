@@ -66,10 +66,11 @@ export interface OpenAIResponsesItemLike {
   execution?: string | undefined;
 }
 
-/** OpenAI Responses: the response, or its output items. */
+/** OpenAI Responses: the response, its output items, or one output item. */
 export type OpenAIResponsesResponseLike =
   | { output: readonly OpenAIResponsesItemLike[] }
-  | readonly OpenAIResponsesItemLike[];
+  | readonly OpenAIResponsesItemLike[]
+  | OpenAIResponsesItemLike;
 
 /** Anthropic Messages: one content block. */
 export interface AnthropicContentBlockLike {
