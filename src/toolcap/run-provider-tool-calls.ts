@@ -67,6 +67,7 @@ export interface ExecuteToolCallsOptions<P extends ToolCallProviderId = ToolCall
    * Answering client-side tool searches (`toolSearch: "client"`). OpenAI Responses'
    * `tool_search_call`s are always answered; Anthropic's `search_tools` calls only when this
    * is given (`{}` for the defaults), else they are `TOOL_NOT_FOUND` like any unknown name.
+   * A search loads only tools the call would let run: in `allowed`, with their context keys.
    */
   toolSearch?: ToolSearchOptions<P>;
 }

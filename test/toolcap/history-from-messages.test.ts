@@ -190,6 +190,63 @@ describe('historyFromMessages: recorded conversations of each provider', () => {
     ]);
   });
 
+  it('joins text parts, skips thoughts and result-only user messages, reads role-less Gemini contents', () => {
+    expect(
+      historyFromMessages('openai', [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is on this receipt?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+            { type: 'text', text: 'Add it to my expenses.' },
+          ],
+        },
+        { role: 'developer', content: 'Be brief.' },
+      ]),
+    ).toEqual(['What is on this receipt?\nAdd it to my expenses.']);
+    expect(
+      historyFromMessages('google', [
+        { parts: [{ text: 'Plan my week' }] },
+        {
+          role: 'model',
+          parts: [{ text: 'Thinking.', thought: true }, { functionCall: { name: 'get_agenda' } }],
+        },
+        {
+          role: 'user',
+          parts: [{ functionResponse: { name: 'get_agenda', response: { output: [] } } }],
+        },
+      ]),
+    ).toEqual(['Plan my week', { tool: 'get_agenda' }]);
+    expect(
+      historyFromMessages(
+        'openai-responses',
+        [
+          { role: 'user', content: 'Fix the typo' },
+          { type: 'custom_tool_call', call_id: 'c', name: 'file_edit', input: 'patch' },
+          { type: 'custom_tool_call_output', call_id: 'c', output: 'done' },
+        ],
+        { excludeLastUserMessage: true },
+      ),
+    ).toEqual([{ tool: 'file_edit' }]);
+    expect(
+      historyFromMessages(
+        'bedrock',
+        [
+          { role: 'user', content: [{ text: 'Read notes.txt' }] },
+          {
+            role: 'assistant',
+            content: [{ toolUse: { toolUseId: 't', name: 'file_read', input: {} } }],
+          },
+          {
+            role: 'user',
+            content: [{ toolResult: { toolUseId: 't', content: [{ text: 'hi' }] } }],
+          },
+        ],
+        { excludeLastUserMessage: true },
+      ),
+    ).toEqual([{ tool: 'file_read' }]);
+  });
+
   it('gives an empty history for an empty conversation', () => {
     expect(historyFromMessages('anthropic', [])).toEqual([]);
     expect(historyFromMessages('anthropic', [], { excludeLastUserMessage: true })).toEqual([]);
