@@ -186,6 +186,11 @@ export type {
   TypoMatch,
 } from './select/types.js';
 export { createRegistry } from './toolcap/create-registry.js';
+// select's history from a conversation in a provider's format
+export {
+  type HistoryFromMessagesOptions,
+  historyFromMessages,
+} from './toolcap/history-from-messages.js';
 // loading and the registry
 export { loadRegistry } from './toolcap/load-registry.js';
 export type {

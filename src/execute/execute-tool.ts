@@ -6,6 +6,7 @@ import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution-limi
 import type { ExecutionTarget } from './execution-target.js';
 import { runExternalTool } from './external/run-external-tool.js';
 import { resolveHandler } from './load-handler.js';
+import { collectServices, contextValue, missingContextKeys } from './missing-context-keys.js';
 import { runWithDeadline } from './run-with-deadline.js';
 import { ToolError, toErrorCode } from './tool-error.js';
 import { toolNotFound } from './tool-not-found.js';
@@ -146,35 +147,12 @@ async function invoke(
   return { output };
 }
 
-function collectServices(
-  registryServices: ReadonlyMap<string, unknown> | undefined,
-  callServices: Readonly<Record<string, unknown>> | undefined,
-): Map<string, unknown> {
-  const services = new Map(registryServices);
-  if (callServices !== undefined) {
-    for (const key of Object.keys(callServices)) services.set(key, callServices[key]);
-  }
-  return services;
-}
-
 function pickContext(
   tool: RegisteredTool,
   context: ToolContext,
   services: ReadonlyMap<string, unknown>,
 ): { context: ToolContext } | ToolCallError {
-  const entries: [string, unknown][] = [];
-  const missing: string[] = [];
-  const given = context !== null && typeof context === 'object' ? context : {};
-  for (const key of tool.metadata.requires_context) {
-    const value = Object.hasOwn(given, key) ? given[key] : undefined;
-    if (value !== undefined && value !== null) {
-      entries.push([key, value]);
-      continue;
-    }
-    const service = services.get(key);
-    if (service !== undefined && service !== null) entries.push([key, service]);
-    else missing.push(key);
-  }
+  const missing = missingContextKeys(tool, context, services);
   if (missing.length > 0) {
     return {
       code: 'MISSING_CONTEXT',
@@ -182,6 +160,10 @@ function pickContext(
       details: { missing, required: [...tool.metadata.requires_context] },
     };
   }
+  const entries = tool.metadata.requires_context.map((key): [string, unknown] => [
+    key,
+    contextValue(key, context, services),
+  ]);
   // fromEntries defines own properties, so a key such as "__proto__" stays a plain key
   return { context: Object.freeze(Object.fromEntries(entries)) };
 }

@@ -1,3 +1,4 @@
+import { contentText, onlyBlocks } from './content-text.js';
 import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
 import type {
   AnthropicToolResultBlock,
@@ -15,7 +16,9 @@ const EXPECTED = 'a Message (an object with a "content" array) or its content bl
  * Anthropic Messages: calls are the `tool_use` blocks (`input` is an object). The results go
  * in ONE user message of `tool_result` blocks, in the calls' order, `is_error: true` on
  * failures. A call to the client-side search tool is answered with `tool_reference` blocks,
- * one per tool found, which load those deferred tools' definitions.
+ * one per tool found, which load those deferred tools' definitions. In a conversation, a user
+ * message's text is its string content or its `text` blocks (a message of `tool_result` blocks
+ * only is no user turn); an assistant message's calls are its `tool_use` blocks.
  */
 export const anthropicToolCalls: ToolCallCodec<'anthropic'> = {
   searchToolName: ANTHROPIC_CLIENT_SEARCH_TOOL_NAME,
@@ -36,6 +39,35 @@ export const anthropicToolCalls: ToolCallCodec<'anthropic'> = {
       });
     });
     return calls;
+  },
+  conversationField: 'messages',
+  messageShape:
+    'an Anthropic message: { role: "user" | "assistant", content: a string or an array of content blocks }',
+  readMessage(message) {
+    const { role, content } = message;
+    if (typeof role !== 'string') return { problem: 'has no "role"' };
+    if (typeof content !== 'string' && !Array.isArray(content)) {
+      return { problem: '"content" is neither a string nor an array of content blocks' };
+    }
+    if (role === 'user') {
+      if (Array.isArray(content) && onlyBlocks(content, (block) => block.type === 'tool_result')) {
+        return undefined;
+      }
+      const text = contentText(content, (block) =>
+        block.type === 'text' ? block.text : undefined,
+      );
+      return { role: 'user', text: text ?? '' };
+    }
+    if (role !== 'assistant') return undefined;
+    const tools: string[] = [];
+    for (const [index, block] of (typeof content === 'string' ? [] : content).entries()) {
+      if (!isRecord(block) || block.type !== 'tool_use') continue;
+      if (typeof block.name !== 'string') {
+        return { problem: `has content[${index}], a "tool_use" block, without a "name"` };
+      }
+      tools.push(block.name);
+    }
+    return { role: 'assistant', tools };
   },
   writeResults(outcomes) {
     if (outcomes.length === 0) return [];

@@ -1,3 +1,4 @@
+import type { JsonObject } from '../format/types.js';
 import { checkPropertyNames, type PropertyNameRule } from '../json-schema/check-property-names.js';
 import { flattenRootComposition } from '../json-schema/flatten-root-composition.js';
 import { inlineRefs } from '../json-schema/inline-refs.js';
@@ -42,7 +43,8 @@ export const bedrockTranslator: ProviderTranslator<'bedrock', BedrockToolSpecEnt
       toolSpec: {
         name: tool.name,
         ...(description === undefined ? {} : { description }),
-        inputSchema: { json: schema },
+        // a group file's schema is parsed JSON, and every rewrite above keeps it JSON data
+        inputSchema: { json: schema as JsonObject },
       },
     };
     return { entry, warnings };

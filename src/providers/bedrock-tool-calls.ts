@@ -1,3 +1,4 @@
+import { contentText, onlyBlocks } from './content-text.js';
 import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
 import type { BedrockToolResultBlock, ProviderToolCall, ToolCallCodec } from './tool-call-types.js';
 import { resultText } from './tool-result-text.js';
@@ -9,7 +10,9 @@ const EXPECTED =
  * AWS Bedrock Converse: calls are the `toolUse` content blocks (`input` is a JSON document).
  * The results go in ONE user message of `toolResult` blocks, in the calls' order, each with a
  * `text` content block (the JSON text every Converse model reads; `json` blocks are not
- * accepted by every model) and `status: "error"` on failures.
+ * accepted by every model) and `status: "error"` on failures. In a conversation, a user
+ * message's text is its `text` blocks (a message of `toolResult` blocks only is no user turn);
+ * an assistant message's calls are its `toolUse` blocks.
  */
 export const bedrockToolCalls: ToolCallCodec<'bedrock'> = {
   readCalls(response) {
@@ -33,6 +36,28 @@ export const bedrockToolCalls: ToolCallCodec<'bedrock'> = {
       });
     });
     return calls;
+  },
+  conversationField: 'messages',
+  messageShape:
+    'a Bedrock Converse message: { role: "user" | "assistant", content: an array of content blocks }',
+  readMessage(message) {
+    const { role, content } = message;
+    if (typeof role !== 'string') return { problem: 'has no "role"' };
+    if (!Array.isArray(content)) return { problem: '"content" is not an array of content blocks' };
+    if (role === 'user') {
+      if (onlyBlocks(content, (block) => isRecord(block.toolResult))) return undefined;
+      return { role: 'user', text: contentText(content, (block) => block.text) ?? '' };
+    }
+    if (role !== 'assistant') return undefined;
+    const tools: string[] = [];
+    for (const [index, block] of content.entries()) {
+      if (!isRecord(block) || !isRecord(block.toolUse)) continue;
+      if (typeof block.toolUse.name !== 'string') {
+        return { problem: `has content[${index}], a "toolUse" block, without a "name"` };
+      }
+      tools.push(block.toolUse.name);
+    }
+    return { role: 'assistant', tools };
   },
   writeResults(outcomes) {
     if (outcomes.length === 0) return [];

@@ -1,4 +1,5 @@
 import type { JsonValue } from '../format/types.js';
+import { contentText, onlyBlocks } from './content-text.js';
 import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
 import type {
   GeminiFunctionResponsePart,
@@ -17,7 +18,10 @@ const EXPECTED =
  * `function` role is refused by current models) of `functionResponse` parts, in the calls'
  * order, each `response` being `{ output }` or `{ error: { code, message } }` as the SDK
  * documents. Append it after the model's own `Content`, unchanged (it may carry thought
- * signatures the next request must return).
+ * signatures the next request must return). In a conversation (the `contents`), a user
+ * `Content`'s text is its `text` parts, thoughts left out (one of `functionResponse` parts only
+ * is no user turn; a `Content` without a role is the user's); a model `Content`'s calls are
+ * its `functionCall` parts.
  */
 export const googleToolCalls: ToolCallCodec<'google'> = {
   readCalls(response) {
@@ -48,6 +52,31 @@ export const googleToolCalls: ToolCallCodec<'google'> = {
       calls.push(call);
     }
     return calls;
+  },
+  conversationField: 'contents',
+  messageShape: 'a Gemini Content: { role: "user" | "model", parts: an array of parts }',
+  readMessage(content) {
+    const { role } = content;
+    if (role !== undefined && typeof role !== 'string') {
+      return { problem: 'has a "role" that is not a string' };
+    }
+    const parts = content.parts ?? [];
+    if (!Array.isArray(parts)) return { problem: '"parts" is not an array of parts' };
+    if (role === undefined || role === 'user') {
+      if (onlyBlocks(parts, (part) => isRecord(part.functionResponse))) return undefined;
+      const text = contentText(parts, (part) => (part.thought === true ? undefined : part.text));
+      return { role: 'user', text: text ?? '' };
+    }
+    if (role !== 'model') return undefined;
+    const tools: string[] = [];
+    for (const [index, part] of parts.entries()) {
+      if (!isRecord(part) || !isRecord(part.functionCall)) continue;
+      if (typeof part.functionCall.name !== 'string') {
+        return { problem: `has parts[${index}], a "functionCall", without a "name"` };
+      }
+      tools.push(part.functionCall.name);
+    }
+    return { role: 'assistant', tools };
   },
   writeResults(outcomes) {
     if (outcomes.length === 0) return [];

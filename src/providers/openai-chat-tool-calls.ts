@@ -1,5 +1,11 @@
+import { contentText } from './content-text.js';
 import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
-import type { OpenAIChatToolMessage, ProviderToolCall, ToolCallCodec } from './tool-call-types.js';
+import type {
+  OpenAIChatToolMessage,
+  ProviderToolCall,
+  ReadMessageResult,
+  ToolCallCodec,
+} from './tool-call-types.js';
 import { resultText } from './tool-result-text.js';
 
 const EXPECTED =
@@ -8,7 +14,9 @@ const EXPECTED =
 /**
  * OpenAI Chat Completions: calls are the assistant message's `tool_calls` (`arguments` is JSON
  * text); each result is a `{ role: "tool", tool_call_id, content }` message with string
- * content, in the calls' order, to append after the assistant message.
+ * content, in the calls' order, to append after the assistant message. In a conversation, a
+ * user message's text is its string content or its `text` parts; an assistant message's calls
+ * are its `tool_calls`.
  */
 export const openAIChatToolCalls: ToolCallCodec<'openai'> = {
   readCalls(response) {
@@ -25,6 +33,21 @@ export const openAIChatToolCalls: ToolCallCodec<'openai'> = {
     if (toolCalls === undefined || toolCalls === null) return [];
     if (!Array.isArray(toolCalls)) throw invalidResponse('openai', EXPECTED, response);
     return toolCalls.map(readCall);
+  },
+  conversationField: 'messages',
+  messageShape:
+    'an OpenAI Chat message: { role, content }, an assistant message with its "tool_calls"',
+  readMessage(message) {
+    if (typeof message.role !== 'string') return { problem: 'has no "role"' };
+    if (message.role === 'user') {
+      const text = contentText(message.content, (part) =>
+        part.type === 'text' ? part.text : undefined,
+      );
+      return text === undefined
+        ? { problem: 'is a user message whose "content" is neither a string nor an array of parts' }
+        : { role: 'user', text };
+    }
+    return message.role === 'assistant' ? readAssistantCalls(message.tool_calls) : undefined;
   },
   writeResults(outcomes) {
     return outcomes.map(
@@ -48,4 +71,20 @@ function readCall(entry: unknown, index: number): ProviderToolCall {
     name: typeof body.name === 'string' ? body.name : '',
     arguments: 'arguments' in body ? body.arguments : body.input,
   };
+}
+
+/** The tool names of an assistant message's `tool_calls` (function or custom). */
+function readAssistantCalls(toolCalls: unknown): ReadMessageResult {
+  if (toolCalls === undefined || toolCalls === null) return { role: 'assistant', tools: [] };
+  if (!Array.isArray(toolCalls)) return { problem: 'has "tool_calls" that is not an array' };
+  const tools: string[] = [];
+  for (const [index, entry] of toolCalls.entries()) {
+    const body = isRecord(entry) ? (entry.function ?? entry.custom) : undefined;
+    const name = isRecord(body) ? body.name : undefined;
+    if (typeof name !== 'string') {
+      return { problem: `has tool_calls[${index}] without a "function.name"` };
+    }
+    tools.push(name);
+  }
+  return { role: 'assistant', tools };
 }

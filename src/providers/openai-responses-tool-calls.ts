@@ -1,3 +1,4 @@
+import { contentText } from './content-text.js';
 import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
 import type {
   OpenAINamespaceTool,
@@ -21,7 +22,9 @@ const EXPECTED =
  * `call_id` and string `output`; each search is answered by a `tool_search_output` item whose
  * `tools` are the loaded definitions, marked `defer_loading: true` as OpenAI's client search
  * expects. Append them after the response's output items. Hosted (server) tool searches are
- * OpenAI's to answer and are skipped.
+ * OpenAI's to answer and are skipped. In a conversation (the `input` items), a user message's
+ * text is its string content or its `input_text` parts, and each `function_call` or
+ * `custom_tool_call` item is a call.
  */
 export const openAIResponsesToolCalls: ToolCallCodec<'openai-responses'> = {
   readCalls(response) {
@@ -47,6 +50,37 @@ export const openAIResponsesToolCalls: ToolCallCodec<'openai-responses'> = {
       }
     });
     return calls;
+  },
+  conversationField: 'input',
+  messageShape:
+    'an OpenAI Responses input item: a message { role, content } or an item with a "type" (function_call, reasoning, ...)',
+  readMessage(item) {
+    if (item.type === 'function_call' || item.type === 'custom_tool_call') {
+      return typeof item.name === 'string'
+        ? { role: 'assistant', tools: [item.name] }
+        : { problem: `is a "${item.type}" item without a "name"` };
+    }
+    if (item.type !== undefined && item.type !== 'message') {
+      // outputs, reasoning, searches and references hold neither a user's text nor a call
+      return typeof item.type === 'string'
+        ? undefined
+        : { problem: 'has a "type" that is not a string' };
+    }
+    if (typeof item.role !== 'string') {
+      return {
+        problem:
+          item.type === 'message'
+            ? 'is a "message" item without a "role"'
+            : 'has neither a "type" nor a "role"',
+      };
+    }
+    if (item.role !== 'user') return undefined;
+    const text = contentText(item.content, (part) =>
+      part.type === 'input_text' ? part.text : undefined,
+    );
+    return text === undefined
+      ? { problem: 'is a user message whose "content" is neither a string nor an array of parts' }
+      : { role: 'user', text };
   },
   writeResults(outcomes, translate) {
     return outcomes.map((outcome): OpenAIResponsesResultItem => {

@@ -6,14 +6,17 @@ export type ProviderResponseErrorCode =
   | 'UNSUPPORTED_PROVIDER'
   /** The value is not something the provider returns (another provider's response, say). */
   | 'INVALID_RESPONSE'
+  /** `historyFromMessages`: a conversation message the provider's API would not take. */
+  | 'INVALID_MESSAGES'
   /** A streamed response ended with the service's error event (throttling, a model error). */
   | 'STREAM_ERROR';
 
 /**
- * Thrown by `executeToolCalls` and `assembleStream` when they cannot read the response at all:
- * a bug in the host (the wrong provider, or the wrong value), or a stream the service ended
- * with an error event (`STREAM_ERROR`), never something the model did. What the model did
- * wrong (bad arguments, unknown tools) comes back as tool errors instead.
+ * Thrown by `executeToolCalls`, `assembleStream` and `historyFromMessages` when they cannot read
+ * the response (or the conversation) at all: a bug in the host (the wrong provider, or the
+ * wrong value), or a stream the service ended with an error event (`STREAM_ERROR`), never
+ * something the model did. What the model did wrong (bad arguments, unknown tools) comes back
+ * as tool errors instead.
  */
 export class ProviderResponseError extends ToolcapError {
   override readonly code: ProviderResponseErrorCode;

@@ -7,6 +7,7 @@
 import type { ProviderId } from '../format/provider-ids.js';
 import type {
   CostEstimate,
+  JsonObject,
   JsonSchema,
   LatencyEstimate,
   ToolAnnotations,
@@ -222,7 +223,8 @@ export interface BedrockToolSpecEntry {
   toolSpec: {
     name: string;
     description?: string;
-    inputSchema: { json: WireSchema };
+    /** JSON data (the AWS SDK types it as its `DocumentType`), so the payload is the SDK's `Tool[]`. */
+    inputSchema: { json: JsonObject };
   };
 }
 

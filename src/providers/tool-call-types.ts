@@ -66,10 +66,11 @@ export interface OpenAIResponsesItemLike {
   execution?: string | undefined;
 }
 
-/** OpenAI Responses: the response, or its output items. */
+/** OpenAI Responses: the response, its output items, or one output item. */
 export type OpenAIResponsesResponseLike =
   | { output: readonly OpenAIResponsesItemLike[] }
-  | readonly OpenAIResponsesItemLike[];
+  | readonly OpenAIResponsesItemLike[]
+  | OpenAIResponsesItemLike;
 
 /** Anthropic Messages: one content block. */
 export interface AnthropicContentBlockLike {
@@ -242,6 +243,24 @@ export interface ToolCallOutcome {
   loaded?: readonly ToolDefinition[];
 }
 
+// ---------------------------------------------------------------------------------------------
+// reading a conversation
+
+/**
+ * A conversation message as far as selection history needs it: what a user wrote, or the
+ * names of the tools the model called.
+ */
+export type ConversationMessage =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; tools: string[] };
+
+/**
+ * What a codec makes of one message of a request's conversation: a `ConversationMessage`,
+ * undefined for a message that holds neither (a system prompt, tool results), or the problem
+ * of a message the provider would refuse.
+ */
+export type ReadMessageResult = ConversationMessage | undefined | { problem: string };
+
 /** Translates tools for the codec's provider (the registry's cached translator). */
 export type TranslateLoadedTools = (tools: readonly ToolDefinition[]) => readonly unknown[];
 
@@ -259,4 +278,10 @@ export interface ToolCallCodec<P extends ToolCallProviderId> {
   ): ToolResultMessagesMap[P];
   /** The name of a client-side search tool this provider's calls use as a plain function. */
   readonly searchToolName?: string;
+  /** The request field that holds the conversation (`messages`, `input`, `contents`). */
+  readonly conversationField: string;
+  /** What one message of that field looks like, for error messages. */
+  readonly messageShape: string;
+  /** Reads one message of the conversation (an object; the caller checks that). */
+  readMessage(message: Record<string, unknown>): ReadMessageResult;
 }

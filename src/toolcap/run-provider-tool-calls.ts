@@ -1,8 +1,10 @@
 import { checkExecuteOptions } from '../execute/check-execute-options.js';
 import { executeToolCalls } from '../execute/execute-tool-calls.js';
 import type { ExecutionTarget } from '../execute/execution-target.js';
+import { collectServices, missingContextKeys } from '../execute/missing-context-keys.js';
+import { allowedNames } from '../execute/run-tool-call.js';
 import type { ExecuteOptions, ToolCallResult, ToolContext } from '../execute/types.js';
-import type { RegisteredGroup, ToolDefinition } from '../format/types.js';
+import type { RegisteredGroup, RegisteredTool, ToolDefinition } from '../format/types.js';
 import type { TranslateOptions, TranslationResult } from '../providers/provider-types.js';
 import { toolCallCodec } from '../providers/tool-call-codecs.js';
 import type {
@@ -65,6 +67,7 @@ export interface ExecuteToolCallsOptions<P extends ToolCallProviderId = ToolCall
    * Answering client-side tool searches (`toolSearch: "client"`). OpenAI Responses'
    * `tool_search_call`s are always answered; Anthropic's `search_tools` calls only when this
    * is given (`{}` for the defaults), else they are `TOOL_NOT_FOUND` like any unknown name.
+   * A search loads only tools the call would let run: in `allowed`, with their context keys.
    */
   toolSearch?: ToolSearchOptions<P>;
 }
@@ -120,10 +123,17 @@ export async function runProviderToolCalls<P extends ToolCallProviderId>(
     context,
     options,
   );
+  // a search loads only tools this call's options would let run: `select` never offers a tool
+  // whose context is missing, and `allowed` would refuse the others with NOT_SELECTED
+  const allowed = allowedNames(options.allowed);
+  const services = collectServices(host.settings.services, options.services);
+  const runnable = (tool: RegisteredTool) =>
+    (allowed === undefined || allowed.has(tool.name)) &&
+    missingContextKeys(tool, context, services).length === 0;
   let cursor = 0;
   const outcomes = calls.map((call): ToolCallOutcome & { result: ToolCallResult } =>
     isSearch(call)
-      ? answerSearch(host, call, options.toolSearch ?? {})
+      ? answerSearch(host, call, options.toolSearch ?? {}, runnable)
       : { call, result: ran[cursor++]! },
   );
   const translateOptions = options.toolSearch?.translateOptions;
@@ -134,11 +144,15 @@ export async function runProviderToolCalls<P extends ToolCallProviderId>(
   return { results: outcomes.map((outcome) => outcome.result), messages };
 }
 
-/** A tool search: its `query` ranked by `search`, or its `paths` (tool or group names). */
+/**
+ * A tool search: its `query` ranked by `search`, or its `paths` (tool or group names); only
+ * tools in `within` that are `runnable` are loaded.
+ */
 function answerSearch(
   host: ToolCallHost,
   call: ProviderToolCall,
   options: ToolSearchOptions<ToolCallProviderId>,
+  runnable: (tool: RegisteredTool) => boolean,
 ): ToolCallOutcome & { result: ToolCallResult } {
   const input = readArguments(call.arguments);
   const query = typeof input.query === 'string' ? input.query.trim() : '';
@@ -170,9 +184,11 @@ function answerSearch(
   const limit = options.limit ?? DEFAULT_FALLBACK_K;
   const within = options.within === undefined ? undefined : new Set(options.within);
   const found = new Map<string, ToolDefinition>();
-  const add = (tool: ToolDefinition | undefined) => {
+  const add = (tool: RegisteredTool | undefined) => {
     if (tool === undefined || found.size >= limit || found.has(tool.name)) return;
-    if (within === undefined || within.has(tool.name)) found.set(tool.name, tool);
+    if ((within === undefined || within.has(tool.name)) && runnable(tool)) {
+      found.set(tool.name, tool);
+    }
   };
   for (const path of paths) {
     const group = host.group(path);
@@ -180,8 +196,8 @@ function answerSearch(
     else for (const name of group.tools) add(host.get(name));
   }
   if (query !== '') {
-    // with `within`, rank every tool, so the first `limit` allowed ones are found
-    const k = within === undefined ? limit : Math.max(limit, host.list().length);
+    // rank every tool, so the first `limit` that may be loaded are found
+    const k = Math.max(limit, host.list().length);
     const minScore = options.minScore ?? DEFAULT_FALLBACK_MIN_SCORE;
     for (const hit of host.search(query, { k, minScore })) add(hit.tool);
   }

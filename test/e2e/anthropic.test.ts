@@ -66,6 +66,8 @@ describe('a two-turn conversation over the Anthropic Messages API', () => {
       messages.push({ role: 'assistant', content: moreCalls.content });
       const turn2 = await registry.executeToolCalls(PROVIDER, moreCalls, CONTEXT, {
         approve,
+        // the file tools' workspace: a search loads only tools whose context is present
+        services: { workspace_root: '/home/u_42' },
         // a tool_reference may only name a tool the request declares as deferred
         toolSearch: { within: deferredOutside(second), limit: 3 },
       });
@@ -79,7 +81,8 @@ describe('a two-turn conversation over the Anthropic Messages API', () => {
         name: 'search_tools',
         output: {
           query: 'read a text file',
-          tools: ['file_read', 'file_edit', 'read_project_doc'],
+          // read_project_doc matches too, but its project_id is missing: it could not run
+          tools: ['file_read', 'file_edit'],
         },
       });
       messages.push(...turn2.messages);

@@ -5,6 +5,9 @@ import { loadRegistry } from '../../src/toolcap/load-registry.js';
 
 const bundled = () => loadRegistry({ dirs: ['schemas'], strict: true });
 
+/** Every context key the bundled tools require, so a search may load any of them. */
+const FULL_CONTEXT = { user_id: 'u_1', workspace_root: '/tmp/workspace', project_id: 'p_1' };
+
 const anthropicSearch = (input: unknown) => ({
   role: 'assistant',
   content: [{ type: 'tool_use', id: 'toolu_s', name: 'search_tools', input }],
@@ -111,7 +114,7 @@ describe('client-side tool search', () => {
     const { results, messages } = await registry.executeToolCalls(
       'anthropic',
       anthropicSearch({ query: 'read a file' }),
-      {},
+      FULL_CONTEXT,
       { toolSearch: { limit: 2 } },
     );
     expect(results).toEqual([
@@ -133,7 +136,7 @@ describe('client-side tool search', () => {
     const { results } = await registry.executeToolCalls(
       'anthropic',
       anthropicSearch({ query: 'read a file' }),
-      {},
+      FULL_CONTEXT,
       { toolSearch: { within: ['read_project_doc', 'list_tasks'] } },
     );
     expect(results[0]).toMatchObject({ output: { tools: ['read_project_doc'] } });
@@ -144,7 +147,7 @@ describe('client-side tool search', () => {
     const { results } = await registry.executeToolCalls(
       'anthropic',
       anthropicSearch({ query: 'read a file' }),
-      {},
+      FULL_CONTEXT,
       { toolSearch: { minScore: 0.5 } },
     );
     expect(results[0]).toMatchObject({ output: { tools: ['file_read', 'file_edit'] } });
@@ -152,14 +155,18 @@ describe('client-side tool search', () => {
 
   it('loads named tools and whole groups given as `paths` (OpenAI’s default search arguments)', async () => {
     const registry = await bundled();
-    const { results, messages } = await registry.executeToolCalls('openai-responses', [
-      {
-        type: 'tool_search_call',
-        call_id: 'call_s',
-        execution: 'client',
-        arguments: { paths: ['tasks', 'file_read', 'no_such_thing'] },
-      },
-    ]);
+    const { results, messages } = await registry.executeToolCalls(
+      'openai-responses',
+      [
+        {
+          type: 'tool_search_call',
+          call_id: 'call_s',
+          execution: 'client',
+          arguments: { paths: ['tasks', 'file_read', 'no_such_thing'] },
+        },
+      ],
+      FULL_CONTEXT,
+    );
     expect(results).toEqual([
       {
         id: 'call_s',
@@ -253,6 +260,71 @@ describe('client-side tool search', () => {
       ['b', true],
       ['c', false],
     ]);
+  });
+
+  it('loads only tools `allowed` would let run, from a query or from paths', async () => {
+    const registry = await bundled();
+    const tools = registry.list().map((tool) => tool.name);
+    const selection = registry.select('add a task to buy milk', { context: FULL_CONTEXT });
+    expect(selection.names).toContain('add_task');
+    expect(selection.names).not.toContain('file_read');
+    const allowed = [...selection.names, 'file_read'];
+    const deferred = tools.filter((name) => !selection.names.includes(name));
+    const { results, messages } = await registry.executeToolCalls(
+      'anthropic',
+      {
+        content: [
+          { type: 'tool_use', id: 's1', name: 'search_tools', input: { query: 'read a file' } },
+          { type: 'tool_use', id: 's2', name: 'search_tools', input: { query: 'edit a file' } },
+        ],
+      },
+      FULL_CONTEXT,
+      { allowed, toolSearch: { within: deferred } },
+    );
+    // file_edit matches best but the same call's `allowed` would refuse it: NOT_SELECTED
+    expect(results.map((result) => result.ok && result.output)).toEqual([
+      { query: 'read a file', tools: ['file_read'] },
+      { query: 'edit a file', tools: ['file_read'] },
+    ]);
+    expect(messages[0]!.content[0]!.content).toEqual([
+      { type: 'tool_reference', tool_name: 'file_read' },
+    ]);
+    const byPath = await registry.executeToolCalls(
+      'openai-responses',
+      {
+        type: 'tool_search_call',
+        call_id: 'call_s',
+        execution: 'client',
+        arguments: { paths: ['files', 'tasks'] },
+      },
+      FULL_CONTEXT,
+      { allowed: { names: ['file_read', 'list_tasks'] } },
+    );
+    expect(byPath.results[0]).toMatchObject({ output: { tools: ['file_read', 'list_tasks'] } });
+    expect(byPath.messages[0]).toMatchObject({
+      tools: [{ name: 'file_read' }, { name: 'list_tasks' }],
+    });
+  });
+
+  it('loads no tool whose requires_context keys the context and services lack', async () => {
+    const registry = await bundled();
+    const search = { type: 'tool_search_call', call_id: 'c', execution: 'client' } as const;
+    const files = { ...search, arguments: { paths: ['files', 'project_docs', 'journal'] } };
+    // select would drop these tools (MISSING_CONTEXT); a call to them would fail the same way
+    const none = await registry.executeToolCalls('openai-responses', files, {});
+    expect(none.results[0]).toMatchObject({ ok: true, output: { tools: [] } });
+    const some = await registry.executeToolCalls('openai-responses', files, { user_id: 'u_1' });
+    expect(some.results[0]).toMatchObject({
+      output: { tools: ['recall_journal', 'write_journal', 'search_journals'] },
+    });
+    // a null value counts as missing, as it does for a call; a service provides the key
+    const served = await registry.executeToolCalls(
+      'openai-responses',
+      { ...search, arguments: { query: 'read a file' } },
+      { workspace_root: null },
+      { services: { workspace_root: '/tmp/workspace' } },
+    );
+    expect(served.results[0]).toMatchObject({ output: { tools: ['file_read', 'file_edit'] } });
   });
 
   it('answers Anthropic’s search_tools only when asked to: else it is an unknown tool', async () => {

@@ -28,6 +28,7 @@ const ENTRIES: Record<string, readonly string[]> = {
     'createRegistry',
     'createTranslator',
     'formatDiagnostic',
+    'historyFromMessages',
     'isProviderId',
     'loadRegistry',
     'needsApprovalByDefault',

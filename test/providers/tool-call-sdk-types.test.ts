@@ -49,7 +49,9 @@ function chatInputs(completion: ChatCompletion, message: ChatCompletionMessage) 
 }
 
 function responsesInputs(response: Response, items: ResponseOutputItem[]) {
+  const item = items[0];
   const inputs: ToolCallsResponseMap['openai-responses'][] = [response, items];
+  if (item !== undefined) inputs.push(item);
   return inputs;
 }
 
@@ -121,8 +123,8 @@ function deliveryPayloads(registry: Awaited<ReturnType<typeof loadRegistry>>) {
   })
     .payload.flatMap((tool) => tool.functionDeclarations)
     .map(({ parameters: _parameters, ...declaration }) => declaration);
-  // the Bedrock SDK types a schema as its DocumentType, ours as { [key: string]: unknown }
-  const bedrock = translate(tools, 'bedrock').payload as BedrockSdkTool[];
+  // the Bedrock SDK types a schema as its DocumentType: the payload is its Tool[], no cast
+  const bedrock: BedrockSdkTool[] = translate(tools, 'bedrock', { cachePoint: true }).payload;
   return { responses, anthropic, gemini, bedrock };
 }
 
@@ -131,7 +133,7 @@ describe('the round trip matches the official SDK types', () => {
     const chat = (await recordedResponse('openai', 3)) as ChatCompletion;
     expect(chatInputs(chat, chat.choices[0]!.message)).toHaveLength(2);
     const responses = (await recordedResponse('openai-responses', 3)) as Response;
-    expect(responsesInputs(responses, responses.output)).toHaveLength(2);
+    expect(responsesInputs(responses, responses.output)).toHaveLength(3);
     const anthropic = (await recordedResponse('anthropic', 3)) as AnthropicMessage;
     expect(anthropicInputs(anthropic, anthropic.content)).toHaveLength(2);
     const gemini = (await recordedResponse('google', 3)) as GenerateContentResponse;
@@ -150,6 +152,14 @@ describe('the round trip matches the official SDK types', () => {
         (await registry.executeToolCalls('openai-responses', responses, context, denyAll)).messages,
       ),
     ).toHaveLength(3);
+    // one output item, as the docs allow (`response.output[i]`)
+    const call = responses.output.find((item) => item.type === 'function_call');
+    expect(call).toBeDefined();
+    expect(
+      responsesItems(
+        (await registry.executeToolCalls('openai-responses', call!, context, denyAll)).messages,
+      ),
+    ).toHaveLength(1);
     expect(
       anthropicMessages(
         (await registry.executeToolCalls('anthropic', anthropic, context, denyAll)).messages,
@@ -172,6 +182,6 @@ describe('the round trip matches the official SDK types', () => {
     expect(payloads.responses[0]).toMatchObject({ type: 'tool_search', execution: 'client' });
     expect(payloads.anthropic[0]).toMatchObject({ name: 'search_tools' });
     expect(payloads.gemini[0]).toHaveProperty('parametersJsonSchema');
-    expect(payloads.bedrock).toHaveLength(16);
+    expect(payloads.bedrock).toHaveLength(17);
   });
 });

@@ -1,13 +1,6 @@
 import type { ModelMessage } from 'ai';
-import type { HistoryEntry } from '../../select/types.js';
-
-/** One turn as `registry.select` takes it. */
-export interface SelectionTurn {
-  /** The text of the last user message ("" when there is none). */
-  message: string;
-  /** Oldest first: earlier user messages, and every tool call the assistant made. */
-  history: HistoryEntry[];
-}
+import type { ConversationMessage } from '../../providers/tool-call-types.js';
+import { type SelectionTurn, turnFromConversation } from '../../toolcap/turn-from-conversation.js';
 
 /**
  * Reads a step's `messages` as a selection turn: the last user message is the turn's message;
@@ -15,26 +8,15 @@ export interface SelectionTurn {
  * earlier steps) form the history, in conversation order.
  */
 export function turnFromMessages(messages: readonly ModelMessage[]): SelectionTurn {
-  let last = -1;
-  messages.forEach((entry, index) => {
-    if (entry.role === 'user') last = index;
-  });
-  const history: HistoryEntry[] = [];
-  messages.forEach((entry, index) => {
-    if (entry.role === 'user' && index !== last) {
-      const text = userText(entry.content);
-      if (text !== '') history.push(text);
-    } else if (entry.role === 'assistant' && typeof entry.content !== 'string') {
-      for (const part of entry.content) {
-        if (part.type === 'tool-call') history.push({ tool: part.toolName });
-      }
-    }
-  });
-  const current = messages[last];
-  return {
-    message: current?.role === 'user' ? userText(current.content) : '',
-    history,
-  };
+  return turnFromConversation(messages.flatMap(readMessage));
+}
+
+/** A user message's text, or an assistant message's tool calls; nothing for the other roles. */
+function readMessage(entry: ModelMessage): ConversationMessage[] {
+  if (entry.role === 'user') return [{ role: 'user', text: userText(entry.content) }];
+  if (entry.role !== 'assistant' || typeof entry.content === 'string') return [];
+  const tools = entry.content.flatMap((part) => (part.type === 'tool-call' ? [part.toolName] : []));
+  return [{ role: 'assistant', tools }];
 }
 
 function userText(content: Extract<ModelMessage, { role: 'user' }>['content']): string {
