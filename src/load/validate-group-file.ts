@@ -471,6 +471,11 @@ function validateToolEntry(
       });
     }
   }
+  // checked even when the structure failed, so a bad entry does not hide the others' problems
+  const requests = Array.isArray(tool.example_requests)
+    ? checkExampleRequests(tool.example_requests, pointer, toolLabel(tool, pointer), limits)
+    : undefined;
+  if (requests !== undefined) problems.push(...requests.problems);
   if (structureFailed) return undefined;
   const description = tool.description as string;
   if (description.length > limits.maxDescriptionLength) {
@@ -536,16 +541,7 @@ function validateToolEntry(
     }
     definition.examples = examples;
   }
-  if (Array.isArray(tool.example_requests)) {
-    const checked = checkExampleRequests(
-      tool.example_requests as string[],
-      pointer,
-      toolLabel(tool, pointer),
-      limits,
-    );
-    problems.push(...checked.problems);
-    definition.example_requests = Object.freeze(checked.kept);
-  }
+  if (requests !== undefined) definition.example_requests = Object.freeze(requests.kept);
   if (problems.some((problem) => problem.severity === 'error')) return undefined;
   return Object.freeze(definition);
 }
