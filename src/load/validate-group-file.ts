@@ -5,7 +5,7 @@ import {
   validateTool,
   validateToolFast,
 } from '../format/generated/group-validators.js';
-import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
+import { abbreviatePointer, escapePointerToken, getAtPointer } from '../format/json-pointer.js';
 import type { LoadLimits } from '../format/limits.js';
 import { groupNameFromFileName, isValidGroupName, normalizeTags } from '../format/names.js';
 import type {
@@ -467,7 +467,7 @@ function validateToolEntry(
         severity: problem.severity ?? 'error',
         code: problem.code,
         pointer: `${pointer}/${field}${problem.pointer}`,
-        message: `${toolLabel(tool, pointer)}: ${field}${problem.pointer}: ${problem.message}`,
+        message: `${toolLabel(tool, pointer)}: ${field}${abbreviatePointer(problem.pointer)}: ${problem.message}`,
       });
     }
   }
@@ -740,7 +740,7 @@ function describeToolError(
       return fail(
         'INVALID_PROPERTY_TYPE',
         pointer,
-        `${toolName}: ${field}${inner.replace(/\/type$/, '')} has type ${text}, which is not a JSON Schema type; ${fix}`,
+        `${toolName}: ${field}${abbreviatePointer(inner.replace(/\/type$/, ''))} has type ${text}, which is not a JSON Schema type; ${fix}`,
       );
     }
     if (inner === '' && error.keyword === 'type') {
@@ -749,7 +749,7 @@ function describeToolError(
     return fail(
       'INVALID_SCHEMA',
       pointer,
-      `${toolName}: ${field}${inner} is not valid JSON Schema: ${describeSchemaError(error)}`,
+      `${toolName}: ${field}${abbreviatePointer(inner)} is not valid JSON Schema: ${describeSchemaError(error)}`,
     );
   }
 
