@@ -49,6 +49,8 @@ export const DIAGNOSTIC_CODES = {
   EXTERNAL_REF:
     '$ref points outside the file; only local refs (#/...) are allowed, nothing is fetched.',
   REF_NOT_FOUND: 'A local $ref does not resolve to a schema in the same document.',
+  REF_CYCLE:
+    'A `$ref` leads back to itself (directly, through other `$ref`s, or through allOf, anyOf, oneOf, not, if/then/else) without passing through properties or items, so it never reaches a schema that describes the value and validating would loop forever.',
   UNKNOWN_FORMAT:
     'A schema names a `format` that is not checked (warning; any string passes it). The message lists the known formats.',
   INVALID_PATTERN:
