@@ -82,6 +82,8 @@ export const DIAGNOSTIC_CODES = {
   EXTERNAL_NOT_EXECUTABLE:
     'A file in a --tools-dir is not executable, so it is not registered (warning).',
   NO_GROUP_FILES: 'A directory contains no *_tools.json files (warning).',
+  ENTRY_SKIPPED:
+    'An entry of a schema directory is not loaded (warning): a symbolic link named `*_tools.json` or to a directory (links are never followed), or an entry named `*_tools.json` that is not a regular file (a directory, a FIFO, a device). The message says what to do instead.',
   HANDLERS_DIR_NOT_FOUND:
     'toolcap validate and run: a --handlers directory (or, with validate --check-handlers, the default ./handlers) does not exist or is not a directory (warning).',
   HANDLER_NOT_FOUND:
