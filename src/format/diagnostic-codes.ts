@@ -69,6 +69,8 @@ export const DIAGNOSTIC_CODES = {
   DUPLICATE_TOOL:
     'Two groups (or one group twice) define the same tool name; the later one is skipped.',
   DUPLICATE_GROUP: 'register() was given a group whose name is already in the registry.',
+  NOT_JSON_VALUE:
+    'register() was given a group holding a value no group file could: a BigInt, a function, a symbol, NaN or an infinity, undefined in an array, a Date, Map or other non-plain object, a circular reference; or reading the group threw (a getter, a revoked Proxy).',
   DUPLICATE_GROUP_VERSION:
     'Two files define the same group and version (versions that differ only in build metadata, such as 1.2.0 and 1.2.0+b, are the same version); the later one is skipped.',
   UNSATISFIED_PIN:
