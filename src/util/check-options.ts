@@ -95,15 +95,16 @@ export function isPathList(use: string, example: string): OptionCheck {
     if (!Array.isArray(list)) return 'a string or an array of strings';
     for (let index = 0; index < list.length; index++) {
       const entry: unknown = list[index];
-      const at = typeof value === 'string' ? 'is' : `has, at index ${index},`;
       if (typeof entry !== 'string') {
         return {
-          problem: `must be a string or an array of strings; it ${at} ${describeValue(entry)}, not a string`,
+          problem: `must be a string or an array of strings; the entry at index ${index} is ${describeValue(entry)}, not a string`,
         };
       }
       if (entry === '') {
+        const at =
+          typeof value === 'string' ? 'is an empty path' : `has an empty path at index ${index}`;
         return {
-          problem: `${at} an empty path, which would ${use}; give a directory such as ${JSON.stringify(example)} (an empty path is usually an unset environment variable)`,
+          problem: `${at}, which would ${use}; give a directory such as ${JSON.stringify(example)} (an empty path is usually an unset environment variable)`,
         };
       }
     }
