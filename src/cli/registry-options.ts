@@ -43,8 +43,8 @@ export async function cliLoadOptions(
   io: CliIo,
   extra: { defaultSchemasOptional?: boolean } = {},
 ): Promise<LoadRegistryOptions> {
-  const schemas = stringList(values.schemas);
-  const handlers = stringList(values.handlers);
+  const schemas = pathList(command, 'schemas', values.schemas);
+  const handlers = pathList(command, 'handlers', values.handlers);
   const contextChecksModule = optionalString(values['context-checks']);
   // external tools alone need no ./schemas: a missing default directory is then no error
   const skipDefault =
@@ -60,6 +60,32 @@ export async function cliLoadOptions(
       ? { contextChecks: await importContextChecks(command, contextChecksModule, io.cwd) }
       : {}),
   };
+}
+
+/** What an empty value of a path option would do, resolved against the working directory. */
+const EMPTY_PATH_EFFECT: Readonly<Record<string, string>> = {
+  schemas: 'load every *_tools.json under the working directory',
+  handlers: 'import handler modules from the working directory',
+  'tools-dir': 'register the executables of the working directory',
+};
+
+/**
+ * The values of the path option `--flag`, refusing an empty one: it would resolve to the
+ * working directory itself, and usually is an unset variable (`--schemas "$SCHEMAS_DIR"`).
+ */
+export function pathList(
+  command: string,
+  flag: 'schemas' | 'handlers' | 'tools-dir',
+  value: ParsedArgs['values'][string],
+): string[] {
+  const paths = stringList(value);
+  if (paths.includes('')) {
+    throw new CliUsageError(
+      `--${flag} "": the path is empty, which would ${EMPTY_PATH_EFFECT[flag]}; give a directory such as --${flag} ${flag === 'tools-dir' ? 'tools' : flag} (an empty path is usually an unset environment variable)`,
+      command,
+    );
+  }
+  return paths;
 }
 
 /** Loads the registry the command line describes. */

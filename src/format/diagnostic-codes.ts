@@ -49,6 +49,8 @@ export const DIAGNOSTIC_CODES = {
   EXTERNAL_REF:
     '$ref points outside the file; only local refs (#/...) are allowed, nothing is fetched.',
   REF_NOT_FOUND: 'A local $ref does not resolve to a schema in the same document.',
+  REF_CYCLE:
+    'A `$ref` leads back to itself (directly, through other `$ref`s, or through allOf, anyOf, oneOf, not, if/then/else) without passing through properties or items, so it never reaches a schema that describes the value and validating would loop forever.',
   UNKNOWN_FORMAT:
     'A schema names a `format` that is not checked (warning; any string passes it). The message lists the known formats.',
   INVALID_PATTERN:
@@ -67,6 +69,8 @@ export const DIAGNOSTIC_CODES = {
   DUPLICATE_TOOL:
     'Two groups (or one group twice) define the same tool name; the later one is skipped.',
   DUPLICATE_GROUP: 'register() was given a group whose name is already in the registry.',
+  NOT_JSON_VALUE:
+    'register() was given a group holding a value no group file could: a BigInt, a function, a symbol, NaN or an infinity, undefined in an array, a Date, Map or other non-plain object, a circular reference; or reading the group threw (a getter, a revoked Proxy).',
   DUPLICATE_GROUP_VERSION:
     'Two files define the same group and version (versions that differ only in build metadata, such as 1.2.0 and 1.2.0+b, are the same version); the later one is skipped.',
   UNSATISFIED_PIN:
@@ -80,6 +84,8 @@ export const DIAGNOSTIC_CODES = {
   EXTERNAL_NOT_EXECUTABLE:
     'A file in a --tools-dir is not executable, so it is not registered (warning).',
   NO_GROUP_FILES: 'A directory contains no *_tools.json files (warning).',
+  ENTRY_SKIPPED:
+    'An entry of a schema directory is not loaded (warning): a symbolic link named `*_tools.json` or to a directory (links are never followed), or an entry named `*_tools.json` that is not a regular file (a directory, a FIFO, a device). The message says what to do instead.',
   HANDLERS_DIR_NOT_FOUND:
     'toolcap validate and run: a --handlers directory (or, with validate --check-handlers, the default ./handlers) does not exist or is not a directory (warning).',
   HANDLER_NOT_FOUND:

@@ -223,9 +223,10 @@ interface WalkContext {
   root: Record<string, unknown>;
   problems: SchemaProblem[];
   limits: Pick<LoadLimits, 'maxPatternLength'>;
-  refs: { pointer: string; ref: string }[];
-  /** `$anchor` names, created at the first one. */
-  anchors: Set<string> | undefined;
+  /** Every string `$ref`: the pointer of the keyword, its value, and the schema holding it. */
+  refs: { pointer: string; ref: string; node: Record<string, unknown> }[];
+  /** The subschemas declaring each `$anchor` name, created at the first one. */
+  anchors: Map<string, Record<string, unknown>> | undefined;
   /**
    * Unescaped tokens of the node being walked, `path[0..depth)`; pointers are only built for
    * problems. The array only grows: shrinking it (`length -=`, `pop`) lets V8 trim its store,
@@ -244,8 +245,8 @@ interface PropertyScope {
 /**
  * Checks the rules a tool schema must meet beyond the meta-schema (the external tool
  * `--schema` rules and what providers reject): every property and array item is typed, `required` names defined
- * properties, arrays have `items`, `$ref` is local and resolves, patterns compile; a `format`
- * nothing checks is a warning. Call it only after `measureAndFreeze` passed (it recurses,
+ * properties, arrays have `items`, `$ref` is local, resolves and does not loop back to itself
+ * without reaching a schema, patterns compile; a `format` nothing checks is a warning. Call it only after `measureAndFreeze` passed (it recurses,
  * bounded by maxSchemaDepth).
  */
 export function checkSchema(
@@ -262,7 +263,11 @@ export function checkSchema(
     depth: 0,
   };
   walk(schema, context, undefined);
-  for (const { pointer, ref } of context.refs) checkRef(ref, pointer, context);
+  if (context.refs.length > 0) {
+    // only schemas with a $ref pay for the cycle search
+    for (const { pointer, ref } of context.refs) checkRef(ref, pointer, context);
+    findRefCycles(context);
+  }
   return context.problems;
 }
 
@@ -363,7 +368,7 @@ function walk(node: unknown, context: WalkContext, enclosing: PropertyScope | un
     switch (keyword) {
       case '$ref':
         if (typeof value === 'string')
-          context.refs.push({ pointer: pointerOf(context, '$ref'), ref: value });
+          context.refs.push({ pointer: pointerOf(context, '$ref'), ref: value, node: schema });
         break;
       case '$dynamicRef':
       case '$recursiveRef':
@@ -373,8 +378,8 @@ function walk(node: unknown, context: WalkContext, enclosing: PropertyScope | un
         break;
       case '$anchor':
         if (typeof value === 'string') {
-          context.anchors ??= new Set();
-          context.anchors.add(value);
+          context.anchors ??= new Map();
+          if (!context.anchors.has(value)) context.anchors.set(value, schema);
         }
         break;
       case 'pattern':
@@ -592,6 +597,144 @@ function checkRef(ref: string, pointer: string, context: WalkContext): void {
       message: `$ref ${quoteValue(ref)} does not resolve to a schema in this input_schema; define it (usually under "$defs") or fix the path`,
     });
   }
+}
+
+/** The local schema `ref` names (`#`, `#/pointer`, `#anchor`), if it resolves to an object. */
+function resolveLocalRef(ref: string, context: WalkContext): Record<string, unknown> | undefined {
+  if (!ref.startsWith('#')) return undefined;
+  const fragment = decodeURIComponentSafe(ref.slice(1));
+  const target =
+    fragment === '' || fragment.startsWith('/')
+      ? getAtPointer(context.root, fragment)
+      : context.anchors?.get(fragment);
+  return isPlainObject(target) ? target : undefined;
+}
+
+/** Keywords whose subschemas apply to the value itself, not to a part of it. */
+const IN_PLACE_SINGLE = ['not', 'if', 'then', 'else'] as const;
+const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
+const IN_PLACE_MAPS = ['dependentSchemas', 'dependencies'] as const;
+
+/** One subschema the DFS of `findRefCycles` is inside: its place, and the edges left to try. */
+interface CycleFrame {
+  node: Record<string, unknown>;
+  /** `#/$defs/a`: how the node was reached, for the message. */
+  place: string;
+  edges: { target: Record<string, unknown>; place: string; ref: string | undefined }[];
+  next: number;
+  /** The `$ref` pointer and value when the edge being followed is this node's `$ref`. */
+  via: { pointer: string; ref: string } | undefined;
+}
+
+/**
+ * `REF_CYCLE` for each loop of `$ref`s (through `allOf`, `anyOf`, `oneOf`, `not`, `if`,
+ * `then`, `else` and `dependentSchemas` too) that comes back to a schema it started from
+ * without passing through `properties`, `items` or another keyword that moves to a part of the
+ * value: such a loop checks the same value against the same schema forever, which ajv turns into
+ * a stack overflow when it compiles or validates. `{"$ref": "#/properties/x"}` at
+ * `/properties/x` is one; a tree whose `children` items refer back to the tree is not. One
+ * depth-first search over the subschemas reachable from the `$ref`s, each visited once.
+ */
+function findRefCycles(context: WalkContext): void {
+  const refPointers = new Map<object, string>();
+  for (const { pointer, node } of context.refs) {
+    if (!refPointers.has(node)) refPointers.set(node, pointer);
+  }
+  const state = new Map<object, 'open' | 'done'>();
+  const edgesOf = (node: Record<string, unknown>, place: string): CycleFrame['edges'] => {
+    const edges: CycleFrame['edges'] = [];
+    if (typeof node.$ref === 'string') {
+      const target = resolveLocalRef(node.$ref, context);
+      if (target !== undefined) edges.push({ target, place: node.$ref, ref: node.$ref });
+    }
+    for (const keyword of IN_PLACE_SINGLE) {
+      const child = node[keyword];
+      if (isPlainObject(child))
+        edges.push({ target: child, place: `${place}/${keyword}`, ref: undefined });
+    }
+    for (const keyword of IN_PLACE_LISTS) {
+      const list = node[keyword];
+      if (!Array.isArray(list)) continue;
+      list.forEach((child, index) => {
+        if (isPlainObject(child)) {
+          edges.push({ target: child, place: `${place}/${keyword}/${index}`, ref: undefined });
+        }
+      });
+    }
+    for (const keyword of IN_PLACE_MAPS) {
+      const map = node[keyword];
+      if (!isPlainObject(map)) continue;
+      for (const [name, child] of Object.entries(map)) {
+        if (isPlainObject(child)) {
+          const token = escapePointerToken(name);
+          edges.push({ target: child, place: `${place}/${keyword}/${token}`, ref: undefined });
+        }
+      }
+    }
+    return edges;
+  };
+  for (const { pointer: start, node: root } of context.refs) {
+    if (state.has(root)) continue;
+    const rootPlace = `#${start.slice(0, -'/$ref'.length)}`;
+    const stack: CycleFrame[] = [
+      { node: root, place: rootPlace, edges: edgesOf(root, rootPlace), next: 0, via: undefined },
+    ];
+    state.set(root, 'open');
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      const edge = frame.edges[frame.next++];
+      if (edge === undefined) {
+        state.set(frame.node, 'done');
+        stack.pop();
+        continue;
+      }
+      frame.via =
+        edge.ref === undefined
+          ? undefined
+          : {
+              pointer: refPointers.get(frame.node) ?? `${frame.place.slice(1)}/$ref`,
+              ref: edge.ref,
+            };
+      const seen = state.get(edge.target);
+      if (seen === 'done') continue;
+      if (seen === 'open') {
+        const from = stack.findIndex((entry) => entry.node === edge.target);
+        reportRefCycle(stack.slice(from), edge.place, context);
+        continue;
+      }
+      state.set(edge.target, 'open');
+      stack.push({
+        node: edge.target,
+        place: edge.place,
+        edges: edgesOf(edge.target, edge.place),
+        next: 0,
+        via: undefined,
+      });
+    }
+  }
+}
+
+/** Most places a `REF_CYCLE` message lists before it elides the rest. */
+const CYCLE_PLACES_SHOWN = 6;
+
+function reportRefCycle(cycle: readonly CycleFrame[], back: string, context: WalkContext): void {
+  // every loop follows at least one $ref: the problem is reported at the first one
+  const first = cycle.find((frame) => frame.via !== undefined)?.via;
+  if (first === undefined) return;
+  const places = [...cycle.map((frame) => frame.place), back];
+  const shown =
+    places.length <= CYCLE_PLACES_SHOWN
+      ? places
+      : [...places.slice(0, CYCLE_PLACES_SHOWN - 1), '…', places[places.length - 1]!];
+  const loop =
+    cycle.length === 1 && cycle[0]?.via !== undefined
+      ? 'refers to the schema that holds it'
+      : `loops back without reaching a schema of its own (${shown.join(' → ')})`;
+  context.problems.push({
+    code: 'REF_CYCLE',
+    pointer: first.pointer,
+    message: `$ref ${quoteValue(first.ref)} ${loop}, so checking any value would follow it forever; point it at a schema that describes the value (such as {"type": "string"} under "$defs"), or let the recursion go through "properties" or "items"`,
+  });
 }
 
 function externalRef(ref: string, pointer: string): SchemaProblem {

@@ -144,7 +144,17 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
   const cached = cache.get(schema);
   if (cached !== undefined) return cached;
   const dialect = schemaDialect(schema) ?? '2020-12';
-  const validate: ValidateFunction = engineFor(dialect).compile(withRootId(schema));
+  let validate: ValidateFunction;
+  try {
+    validate = engineFor(dialect).compile(withRootId(schema));
+  } catch (error) {
+    // ajv follows a $ref that leads back to itself until the stack runs out; the loader reports
+    // such loops as REF_CYCLE, but a schema can reach this another way (an upstream server's)
+    if (!(error instanceof RangeError)) throw error;
+    throw new Error(
+      'a $ref leads back to itself without reaching a schema (REF_CYCLE), or the schema nests too deeply to compile; point the $ref at a schema that describes the value',
+    );
+  }
   compileCount++;
   const compiled: CompiledSchema = (data, subject = 'input') => {
     if (validate(data)) return VALID;

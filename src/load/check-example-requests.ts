@@ -20,15 +20,20 @@ export interface CheckedExampleRequests {
 
 const QUOTE_LIMIT = 60;
 
+/** What the schema asks of an entry besides being a string (`"pattern": "\\S"`). */
+const NON_SPACE = /\S/;
+
 /**
  * The `example_requests` rules the JSON Schema cannot state with configurable limits: at most
  * `limits.maxExampleRequests` entries, each at most `limits.maxExampleRequestLength`
  * characters (errors), and no entry repeating an earlier one after normalization (a warning;
- * the repeat is left out of `kept`). `requests` has passed the schema: non-empty strings.
- * `pointer` is the tool's (`/tools/3`), `label` names it in messages (`tool "create_event"`).
+ * the repeat is left out of `kept`). It runs even when the JSON Schema rejected some entries,
+ * so one pass reports every problem: entries that are not strings with a non-space character
+ * are left to the schema's diagnostics and out of `kept`. `pointer` is the tool's
+ * (`/tools/3`), `label` names it in messages (`tool "create_event"`).
  */
 export function checkExampleRequests(
-  requests: readonly string[],
+  requests: readonly unknown[],
   pointer: string,
   label: string,
   limits: Pick<LoadLimits, 'maxExampleRequests' | 'maxExampleRequestLength'>,
@@ -46,6 +51,7 @@ export function checkExampleRequests(
   const kept: string[] = [];
   const seen = new Map<string, number>();
   requests.forEach((request, index) => {
+    if (typeof request !== 'string' || !NON_SPACE.test(request)) return;
     if (request.length > limits.maxExampleRequestLength) {
       problems.push({
         severity: 'error',

@@ -75,7 +75,9 @@ export function readGroupFileText(
 export const OPEN_NONBLOCKING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /** "a directory", "a FIFO (named pipe)", ...: what a path that is not a regular file is. */
-export function describeFileType(info: Stats): string {
+export function describeFileType(
+  info: Pick<Stats, 'isDirectory' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>,
+): string {
   if (info.isDirectory()) return 'a directory';
   if (info.isFIFO()) return 'a FIFO (named pipe)';
   if (info.isSocket()) return 'a socket';

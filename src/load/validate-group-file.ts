@@ -5,7 +5,7 @@ import {
   validateTool,
   validateToolFast,
 } from '../format/generated/group-validators.js';
-import { escapePointerToken, getAtPointer } from '../format/json-pointer.js';
+import { abbreviatePointer, escapePointerToken, getAtPointer } from '../format/json-pointer.js';
 import type { LoadLimits } from '../format/limits.js';
 import { groupNameFromFileName, isValidGroupName, normalizeTags } from '../format/names.js';
 import type {
@@ -467,10 +467,15 @@ function validateToolEntry(
         severity: problem.severity ?? 'error',
         code: problem.code,
         pointer: `${pointer}/${field}${problem.pointer}`,
-        message: `${toolLabel(tool, pointer)}: ${field}${problem.pointer}: ${problem.message}`,
+        message: `${toolLabel(tool, pointer)}: ${field}${abbreviatePointer(problem.pointer)}: ${problem.message}`,
       });
     }
   }
+  // checked even when the structure failed, so a bad entry does not hide the others' problems
+  const requests = Array.isArray(tool.example_requests)
+    ? checkExampleRequests(tool.example_requests, pointer, toolLabel(tool, pointer), limits)
+    : undefined;
+  if (requests !== undefined) problems.push(...requests.problems);
   if (structureFailed) return undefined;
   const description = tool.description as string;
   if (description.length > limits.maxDescriptionLength) {
@@ -536,16 +541,7 @@ function validateToolEntry(
     }
     definition.examples = examples;
   }
-  if (Array.isArray(tool.example_requests)) {
-    const checked = checkExampleRequests(
-      tool.example_requests as string[],
-      pointer,
-      toolLabel(tool, pointer),
-      limits,
-    );
-    problems.push(...checked.problems);
-    definition.example_requests = Object.freeze(checked.kept);
-  }
+  if (requests !== undefined) definition.example_requests = Object.freeze(requests.kept);
   if (problems.some((problem) => problem.severity === 'error')) return undefined;
   return Object.freeze(definition);
 }
@@ -744,7 +740,7 @@ function describeToolError(
       return fail(
         'INVALID_PROPERTY_TYPE',
         pointer,
-        `${toolName}: ${field}${inner.replace(/\/type$/, '')} has type ${text}, which is not a JSON Schema type; ${fix}`,
+        `${toolName}: ${field}${abbreviatePointer(inner.replace(/\/type$/, ''))} has type ${text}, which is not a JSON Schema type; ${fix}`,
       );
     }
     if (inner === '' && error.keyword === 'type') {
@@ -753,7 +749,7 @@ function describeToolError(
     return fail(
       'INVALID_SCHEMA',
       pointer,
-      `${toolName}: ${field}${inner} is not valid JSON Schema: ${describeSchemaError(error)}`,
+      `${toolName}: ${field}${abbreviatePointer(inner)} is not valid JSON Schema: ${describeSchemaError(error)}`,
     );
   }
 

@@ -1,7 +1,9 @@
 import type { LoadLimits } from '../format/limits.js';
 import type { Diagnostic, RegisteredGroup, RegisteredTool, ToolSource } from '../format/types.js';
+import { findNonJsonValues } from '../load/find-non-json-values.js';
 import { RegistryLoadError } from '../load/registry-load-error.js';
 import { validateGroupDocument } from '../load/validate-group-file.js';
+import { errorMessage } from '../util/error-message.js';
 import { createSnapshot, type RegistrySnapshot } from './registry-snapshot.js';
 
 /** How `registerGroup` validates and labels the group. */
@@ -19,9 +21,10 @@ export interface RegisterGroupOptions {
 
 /**
  * Validates `group` exactly like a group file and returns a new snapshot with it added.
- * Throws a `RegistryLoadError` (with diagnostics) when the group is invalid, its name is
- * already registered, or one of its tool names is taken by another group. A JSON tool that
- * shares its name with a code-defined fallback tool replaces it, as at load time.
+ * Throws a `RegistryLoadError` (with diagnostics) when the group holds a value no group file
+ * could (`NOT_JSON_VALUE`: a BigInt, a function, a Date, a getter that throws...), is invalid,
+ * its name is already registered, or one of its tool names is taken by another group. A JSON
+ * tool that shares its name with a code-defined fallback tool replaces it, as at load time.
  */
 export function registerGroup(
   snapshot: RegistrySnapshot,
@@ -30,10 +33,40 @@ export function registerGroup(
 ): RegistrySnapshot {
   const label = options.label ?? '<register>';
   const source = options.source ?? 'registered';
-  const validation = validateGroupDocument(group, {
-    limits: options.limits,
-    ...(options.contextChecks !== undefined ? { contextChecks: options.contextChecks } : {}),
-  });
+  // a group file can only hold JSON: anything else would fail later, in translate or execute
+  const nonJson = findNonJsonValues(group);
+  if (nonJson.length > 0) {
+    throw new RegistryLoadError(
+      'register() rejected the group: it holds values JSON cannot',
+      nonJson.map(({ pointer, message }) => ({
+        severity: 'error',
+        code: 'NOT_JSON_VALUE',
+        file: label,
+        pointer,
+        message,
+      })),
+    );
+  }
+  let validation: ReturnType<typeof validateGroupDocument>;
+  let toolCount: unknown;
+  try {
+    validation = validateGroupDocument(group, {
+      limits: options.limits,
+      ...(options.contextChecks !== undefined ? { contextChecks: options.contextChecks } : {}),
+    });
+    toolCount = (group as { tools?: unknown[] }).tools?.length;
+  } catch (error) {
+    // a getter or Proxy trap that passed the check above and threw on a later read
+    throw new RegistryLoadError('register() could not read the group', [
+      {
+        severity: 'error',
+        code: 'NOT_JSON_VALUE',
+        file: label,
+        pointer: '',
+        message: `reading the group threw (${errorMessage(error)}); pass plain data, as JSON.parse of a group file gives, not an object whose getters throw or a Proxy`,
+      },
+    ]);
+  }
   const diagnostics: Diagnostic[] = validation.problems.map((problem) => ({
     ...problem,
     file: label,
@@ -64,11 +97,7 @@ export function registerGroup(
     });
   }
   const hasErrors = diagnostics.some((diagnostic) => diagnostic.severity === 'error');
-  if (
-    definition === undefined ||
-    hasErrors ||
-    validation.group?.tools.length !== (group as { tools?: unknown[] }).tools?.length
-  ) {
+  if (definition === undefined || hasErrors || validation.group?.tools.length !== toolCount) {
     throw new RegistryLoadError('register() rejected the group', diagnostics);
   }
 

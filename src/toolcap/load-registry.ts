@@ -4,8 +4,8 @@ import type { LoadLimits } from '../format/limits.js';
 import type { Diagnostic } from '../format/types.js';
 import { checkMisnamedGroupFile } from '../load/check-misnamed-group-file.js';
 import { displayPath } from '../load/display-path.js';
-import { listSchemaDirectory } from '../load/list-group-files.js';
-import { checkGroupText, readGroupFileText } from '../load/read-group-file.js';
+import { describeSkippedEntry, listSchemaDirectory } from '../load/list-group-files.js';
+import { checkGroupText, describeFileType, readGroupFileText } from '../load/read-group-file.js';
 import { RegistryLoadError } from '../load/registry-load-error.js';
 import { inferToolCategory } from '../migrate/infer-category.js';
 import { assembleSnapshot, type CandidateGroup } from '../registry/assemble-registry.js';
@@ -168,8 +168,9 @@ async function findGroupFiles(
       failure = error as NodeJS.ErrnoException;
     }
     const shown = display(absolute);
-    if (stats?.isFile() === true && GROUP_FILE_NAME.test(basename(absolute))) {
-      // one group file given directly: load just that file
+    if (stats !== undefined && !stats.isDirectory() && GROUP_FILE_NAME.test(basename(absolute))) {
+      // one group file given directly: load just that file (one that is not a regular file, such
+      // as a FIFO, is refused when it is opened, as FILE_UNREADABLE)
       if (!seen.has(absolute)) {
         seen.add(absolute);
         files.push(absolute);
@@ -193,12 +194,12 @@ async function findGroupFiles(
         message: missing
           ? `schema directory ${shown} does not exist; check the path`
           : stats !== undefined
-            ? `${shown} is a file, not a directory of group files, and its name does not end in _tools.json; give the directory that holds the group files, or a file named <group>_tools.json`
+            ? `${shown} is ${stats.isFile() ? 'a file' : `not a regular file (it is ${describeFileType(stats)})`}, not a directory of group files, and its name does not end in _tools.json; give the directory that holds the group files, or a file named <group>_tools.json`
             : `schema directory ${shown} could not be read (${failure?.code ?? failure?.message}); check the path and its permissions`,
       });
       continue;
     }
-    const { groupFiles: found, nearMisses } = await listSchemaDirectory(absolute);
+    const { groupFiles: found, nearMisses, skipped } = await listSchemaDirectory(absolute);
     if (found.length === 0) {
       diagnostics.push({
         severity: 'warning',
@@ -212,6 +213,11 @@ async function findGroupFiles(
       if (seen.has(file)) continue;
       seen.add(file);
       files.push(file);
+    }
+    for (const entry of skipped) {
+      if (seen.has(entry.path)) continue;
+      seen.add(entry.path);
+      diagnostics.push(describeSkippedEntry(entry, display));
     }
     // a group file with a slightly wrong name would otherwise be skipped without a word
     for (const file of nearMisses) {

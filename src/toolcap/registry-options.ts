@@ -20,9 +20,9 @@ import {
   isBoolean,
   isFunction,
   isObject,
+  isPathList,
   isRecordOf,
   isString,
-  isStringList,
   type OptionCheck,
   type OptionSpec,
   toStringList,
@@ -255,7 +255,7 @@ export const CREATE_REGISTRY_OPTIONS: OptionSpec = {
   ),
   fallbackTools: isFallbackToolList,
   limits: isLimits,
-  handlers: isStringList,
+  handlers: isPathList('import handler modules from the working directory (cwd)', 'handlers'),
   handlerModules: isHandlerModules,
   analyzer: isAnalyzer,
   services: isObject,
@@ -267,10 +267,10 @@ export const CREATE_REGISTRY_OPTIONS: OptionSpec = {
 /** The checks of `loadRegistry`'s options. */
 export const LOAD_REGISTRY_OPTIONS: OptionSpec = {
   ...CREATE_REGISTRY_OPTIONS,
-  dirs: isStringList,
+  dirs: isPathList('load every *_tools.json under the working directory (cwd)', 'schemas'),
   strict: isBoolean,
   checkExamples: isBoolean,
-  toolsDirs: isStringList,
+  toolsDirs: isPathList('register the executables of the working directory (cwd)', 'tools'),
   externalGroup: isString,
 };
 

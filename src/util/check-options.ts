@@ -84,12 +84,33 @@ export const isObject: OptionCheck = (value) =>
 /** An array. */
 export const isArray: OptionCheck = (value) => (Array.isArray(value) ? undefined : 'an array');
 
-/** A string or an array of strings (a single string counts as a one-element list). */
-export const isStringList: OptionCheck = (value) =>
-  typeof value === 'string' ||
-  (Array.isArray(value) && value.every((item) => typeof item === 'string'))
-    ? undefined
-    : 'a string or an array of strings';
+/**
+ * A path or a list of paths, relative to `cwd`: a string or an array of strings, none empty. A
+ * wrong entry is named by its index; an empty path would resolve to `cwd` itself and `use` it
+ * (as "load every group file under it"), and usually means an unset environment variable.
+ */
+export function isPathList(use: string, example: string): OptionCheck {
+  return (value) => {
+    const list = typeof value === 'string' ? [value] : value;
+    if (!Array.isArray(list)) return 'a string or an array of strings';
+    for (let index = 0; index < list.length; index++) {
+      const entry: unknown = list[index];
+      if (typeof entry !== 'string') {
+        return {
+          problem: `must be a string or an array of strings; the entry at index ${index} is ${describeValue(entry)}, not a string`,
+        };
+      }
+      if (entry === '') {
+        const at =
+          typeof value === 'string' ? 'is an empty path' : `has an empty path at index ${index}`;
+        return {
+          problem: `${at}, which would ${use}; give a directory such as ${JSON.stringify(example)} (an empty path is usually an unset environment variable)`,
+        };
+      }
+    }
+    return undefined;
+  };
+}
 
 /**
  * An object whose own values all pass `check`, described as `shape`; a value that fails is

@@ -136,3 +136,47 @@ describe('a schema directory without group files', () => {
     expect(result.stdout).toContain('warning NO_GROUP_FILES');
   });
 });
+
+describe('an empty path option', () => {
+  it.each([
+    [
+      ['list', '--schemas', ''],
+      'list',
+      'schemas',
+      'load every *_tools.json under the working directory',
+    ],
+    [
+      ['validate', '--schemas', 'schemas', '--schemas', ''],
+      'validate',
+      'schemas',
+      'load every *_tools.json under the working directory',
+    ],
+    [
+      ['mcp', '--schemas', ''],
+      'mcp',
+      'schemas',
+      'load every *_tools.json under the working directory',
+    ],
+    [
+      ['list', '--handlers', ''],
+      'list',
+      'handlers',
+      'import handler modules from the working directory',
+    ],
+    [
+      ['run', 'add_task', '--tools-dir', ''],
+      'run',
+      'tools-dir',
+      'register the executables of the working directory',
+    ],
+  ])('%j is a usage error (exit 2), not a load of the working directory', async (args, command, flag, effect) => {
+    const dir = createTempDir({ 'deep/stray_tools.json': makeGroup('stray') });
+    const result = await runCli(args, { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`Run "toolcap help ${command}" for its options.`);
+    expect(result.stderr).toContain(
+      `toolcap: --${flag} "": the path is empty, which would ${effect}; give a directory such as --${flag} ${flag === 'tools-dir' ? 'tools' : flag} (an empty path is usually an unset environment variable)`,
+    );
+  });
+});

@@ -28,6 +28,83 @@ describe('checkSchema', () => {
     ).toEqual([]);
   });
 
+  it('refuses $ref loops that never reach a schema, naming the loop (REF_CYCLE)', () => {
+    const full = (schema: Record<string, unknown>) =>
+      checkSchema(schema, DEFAULT_LOAD_LIMITS).map(({ code, pointer, message }) => ({
+        code,
+        pointer,
+        message,
+      }));
+    const fix =
+      'so checking any value would follow it forever; point it at a schema that describes the value (such as {"type": "string"} under "$defs"), or let the recursion go through "properties" or "items"';
+    expect(full({ type: 'object', properties: { x: { $ref: '#/properties/x' } } })).toEqual([
+      {
+        code: 'REF_CYCLE',
+        pointer: '/properties/x/$ref',
+        message: `$ref "#/properties/x" refers to the schema that holds it, ${fix}`,
+      },
+    ]);
+    expect(
+      full({
+        type: 'object',
+        $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } },
+        properties: { x: { $ref: '#/$defs/a' } },
+      }),
+    ).toEqual([
+      {
+        code: 'REF_CYCLE',
+        pointer: '/$defs/a/$ref',
+        message: `$ref "#/$defs/b" loops back without reaching a schema of its own (#/$defs/a → #/$defs/b → #/$defs/a), ${fix}`,
+      },
+    ]);
+    // siblings of the $ref, or an anyOf branch, do not stop the loop: each checks the same value
+    expect(
+      check({
+        type: 'object',
+        $defs: {
+          a: { type: 'object', $ref: '#/$defs/b' },
+          b: { $ref: '#/$defs/a' },
+          c: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/c' }] },
+          d: { $anchor: 'dee', allOf: [{ not: { $ref: '#dee' } }] },
+        },
+        properties: { x: { $ref: '#/$defs/a' }, y: { $ref: '#/$defs/c' } },
+        allOf: [{ $ref: '#' }],
+      }),
+    ).toEqual([
+      ['REF_CYCLE', '/$defs/a/$ref'],
+      ['REF_CYCLE', '/$defs/c/anyOf/1/$ref'],
+      ['REF_CYCLE', '/$defs/d/allOf/0/not/$ref'],
+      ['REF_CYCLE', '/allOf/0/$ref'],
+    ]);
+  });
+
+  it('accepts recursion that goes through properties or items', () => {
+    expect(
+      check({
+        type: 'object',
+        $defs: {
+          node: {
+            type: 'object',
+            properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } },
+          },
+          list: {
+            anyOf: [
+              { type: 'null' },
+              { type: 'object', properties: { next: { $ref: '#/$defs/list' } } },
+            ],
+          },
+          alias: { $ref: '#/$defs/node' },
+        },
+        properties: {
+          tree: { $ref: '#/$defs/alias' },
+          list: { $ref: '#/$defs/list' },
+          self: { $ref: '#' },
+          map: { type: 'object', additionalProperties: { $ref: '#/properties/map' } },
+        },
+      }),
+    ).toEqual([]);
+  });
+
   it('lets composition branches require properties of the enclosing object', () => {
     expect(
       check({

@@ -35,6 +35,15 @@ describe('compileSchema', () => {
     ]);
   });
 
+  it('names a $ref loop it cannot compile instead of a stack overflow', () => {
+    const attempt = () =>
+      compileSchema({ type: 'object', properties: { x: { $ref: '#/properties/x' } } });
+    expect(attempt).toThrow(
+      'a $ref leads back to itself without reaching a schema (REF_CYCLE), or the schema nests too deeply to compile; point the $ref at a schema that describes the value',
+    );
+    expect(attempt).not.toThrow(/Maximum call stack/);
+  });
+
   it('uses the draft-07 engine when $schema says so', () => {
     const validate = compileSchema({
       $schema: 'http://json-schema.org/draft-07/schema#',

@@ -65,6 +65,48 @@ describe('example_requests', () => {
     expect(strict.has('book_table')).toBe(false);
   });
 
+  it('reports every problem of a tool at once, not only the first bad entry', async () => {
+    const dir = createTempDir({
+      'stocks_tools.json': makeGroup('stocks', {
+        tools: [
+          makeTool({
+            name: 'quote',
+            example_requests: ['Price of AAPL', 'price  of aapl', '', 'x'.repeat(501)],
+          }),
+        ],
+      }),
+    });
+    const registry = await loadRegistry({ dirs: [dir], cwd: dir });
+    expect(
+      registry.diagnostics.map((diagnostic) => [
+        diagnostic.severity,
+        diagnostic.code,
+        diagnostic.pointer,
+        diagnostic.message,
+      ]),
+    ).toEqual([
+      [
+        'error',
+        'INVALID_EXAMPLE_REQUEST',
+        '/tools/0/example_requests/2',
+        'tool "quote": example_requests/2 must be a non-empty string, a user message the tool serves; write the request or remove the entry',
+      ],
+      [
+        'warning',
+        'DUPLICATE_EXAMPLE_REQUEST',
+        '/tools/0/example_requests/1',
+        'tool "quote": example_requests/1 "price  of aapl" repeats example_requests/0 and is ignored; remove it',
+      ],
+      [
+        'error',
+        'INVALID_EXAMPLE_REQUEST',
+        '/tools/0/example_requests/3',
+        'tool "quote": example_requests/3 is 501 characters, longer than 500 (limits.maxExampleRequestLength); shorten it to the part that says what the user wants',
+      ],
+    ]);
+    expect(registry.has('quote')).toBe(false);
+  });
+
   it('no provider translation sends them to the model', () => {
     const registry = createRegistry().register(
       makeGroup('dining', {

@@ -118,6 +118,156 @@ describe('Registry.register', () => {
     expect(Object.isFrozen(tool)).toBe(true);
   });
 
+  it('rejects values no group file could hold, each at its pointer (NOT_JSON_VALUE)', () => {
+    const caught = (group: unknown): RegistryLoadError => {
+      try {
+        createRegistry().register(group);
+      } catch (error) {
+        expect(error).toBeInstanceOf(RegistryLoadError);
+        return error as RegistryLoadError;
+      }
+      throw new Error('register() accepted the group');
+    };
+    const bigint = caught({
+      group: 'big',
+      version: '1.0.0',
+      description: 'd',
+      selection: { strategy: 'always' },
+      tools: [
+        {
+          name: 'b',
+          description: 'x',
+          category: 'retrieval',
+          input_schema: { type: 'object', properties: { n: { type: 'integer', default: 10n } } },
+          metadata: { executor: 'e' },
+        },
+      ],
+    });
+    expect(bigint.message).toBe(
+      'register() rejected the group: it holds values JSON cannot (1 error(s)):\n  <register>: error NOT_JSON_VALUE default is a BigInt (10n), which JSON cannot hold; write it as a number (10) or a string ("10") (at /tools/0/input_schema/properties/n/default)',
+    );
+
+    class Point {
+      x = 1;
+    }
+    const looped: Record<string, unknown> = { type: 'object' };
+    looped.properties = { self: looped };
+    const schema = (properties: Record<string, unknown>) => ({ type: 'object', properties });
+    const odd = caught(
+      makeGroup('odd', {
+        tools: [
+          makeTool({
+            name: 'a',
+            input_schema: schema({
+              f: { type: 'string', default: () => 'x' },
+              s: { type: 'string', default: Symbol('s') },
+              n: { type: 'number', default: Number.NaN },
+              i: { type: 'number', maximum: Number.POSITIVE_INFINITY },
+              e: { type: 'string', enum: ['a', undefined] },
+              d: { type: 'string', default: new Date(0) },
+              m: { type: 'object', default: new Map() },
+              p: { type: 'object', default: new Point() },
+              ok: { type: 'string', description: undefined },
+            }),
+          }),
+          makeTool({ name: 'b', input_schema: looped }),
+        ],
+      }),
+    );
+    expect(odd.diagnostics.map(({ code, pointer, message }) => [code, pointer, message])).toEqual([
+      [
+        'NOT_JSON_VALUE',
+        '/tools/0/input_schema/properties/f/default',
+        'default is a function, which JSON cannot hold; give the value itself (a group is data, as in a group file)',
+      ],
+      [
+        'NOT_JSON_VALUE',
+        '/tools/0/input_schema/properties/s/default',
+        'default is a symbol (Symbol(s)), which JSON cannot hold; use a string',
+      ],
+      [
+        'NOT_JSON_VALUE',
+        '/tools/0/input_schema/properties/n/default',
+        'default is NaN, which JSON cannot hold; write a finite number, or null',
+      ],
+      [
+        'NOT_JSON_VALUE',
+        '/tools/0/input_schema/properties/i/maximum',
+        'maximum is Infinity, which JSON cannot hold; write a finite number, or null',
+      ],
+      [
+        'NOT_JSON_VALUE',
+        '/tools/0/input_schema/properties/e/enum/1',
+        'enum/1 is undefined (or an array hole), which JSON cannot hold (it would become null); remove the entry, or write null',
+      ],
+      [
+        'NOT_JSON_VALUE',
+        '/tools/0/input_schema/properties/d/default',
+        'default is a Date, which JSON cannot hold as such; write the date as a string (date.toISOString())',
+      ],
+      [
+        'NOT_JSON_VALUE',
+        '/tools/0/input_schema/properties/m/default',
+        'default is a Map, which JSON cannot hold; use a plain object (Object.fromEntries(map))',
+      ],
+      [
+        'NOT_JSON_VALUE',
+        '/tools/0/input_schema/properties/p/default',
+        'default is an instance of Point, not a plain object or array, which JSON cannot hold as such; give a plain object or array with the same data',
+      ],
+      [
+        'NOT_JSON_VALUE',
+        '/tools/1/input_schema/properties/self',
+        'self is the object that contains it (a circular reference), which JSON cannot hold; give a copy, or in a schema refer to it with "$ref"',
+      ],
+    ]);
+  });
+
+  it('wraps a group whose reading throws in a RegistryLoadError', () => {
+    const throwing = makeGroup('getter');
+    Object.defineProperty(throwing, 'description', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
+    expect(() => createRegistry().register(throwing)).toThrow(
+      'register() rejected the group: it holds values JSON cannot (1 error(s)):\n  <register>: error NOT_JSON_VALUE the group could not be read: reading it threw (boom); pass plain data, as JSON.parse of a group file gives, not an object whose getters throw or a revoked Proxy',
+    );
+    const { proxy, revoke } = Proxy.revocable(makeGroup('revoked'), {});
+    revoke();
+    expect(() => createRegistry().register(proxy)).toThrow(RegistryLoadError);
+    expect(() => createRegistry().register({ ...makeGroup('nested'), tools: [proxy] })).toThrow(
+      /NOT_JSON_VALUE tools\/0 could not be read: reading it threw \(Cannot perform 'IsArray' on a proxy that has been revoked\);.* \(at \/tools\/0\)/,
+    );
+    // a getter that throws only on its second read gets past the check, and is still wrapped
+    let reads = 0;
+    const flaky = makeGroup('flaky');
+    Object.defineProperty(flaky, 'version', {
+      enumerable: true,
+      get: () => {
+        reads += 1;
+        if (reads > 1) throw new Error('changed its mind');
+        return '1.0.0';
+      },
+    });
+    expect(() => createRegistry().register(flaky)).toThrow(
+      'register() could not read the group (1 error(s)):\n  <register>: error NOT_JSON_VALUE reading the group threw (changed its mind); pass plain data, as JSON.parse of a group file gives, not an object whose getters throw or a Proxy',
+    );
+  });
+
+  it('still takes plain data: shared objects, null-prototype objects, undefined properties', () => {
+    const shared = { type: 'string' };
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, {
+      type: 'object',
+      properties: { a: shared, b: shared },
+    });
+    const registry = createRegistry().register(
+      makeGroup('plain', { tools: [makeTool({ input_schema: bare, title: undefined })] }),
+    );
+    expect(registry.has('do_thing')).toBe(true);
+  });
+
   it('validates like a file and throws with diagnostics', () => {
     const registry = createRegistry();
     const error = (() => {

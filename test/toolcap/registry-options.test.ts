@@ -38,6 +38,25 @@ describe('registry options are checked at the boundary', () => {
     expect(registry.settings.handlerDirs).toEqual([join(cwd, 'my-handlers')]);
   });
 
+  it('refuses an empty path, which would stand for the whole working directory', async () => {
+    // tools/notes_tools.json is under cwd: an empty path would load it
+    const cwd = await projectWithTools();
+    await expect(loadRegistry({ cwd, dirs: [''] })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message:
+        'loadRegistry: option "dirs" has an empty path at index 0, which would load every *_tools.json under the working directory (cwd); give a directory such as "schemas" (an empty path is usually an unset environment variable)',
+    });
+    await expect(loadRegistry({ cwd, dirs: '' })).rejects.toThrow(
+      'loadRegistry: option "dirs" is an empty path, which would load every *_tools.json',
+    );
+    await expect(loadRegistry({ cwd, dirs: [], toolsDirs: [''] })).rejects.toThrow(
+      'option "toolsDirs" has an empty path at index 0, which would register the executables of the working directory (cwd); give a directory such as "tools"',
+    );
+    expect(() => createRegistry({ handlers: ['handlers', ''] })).toThrow(
+      'createRegistry: option "handlers" has an empty path at index 1, which would import handler modules from the working directory (cwd); give a directory such as "handlers"',
+    );
+  });
+
   it('names the option and the expected shape for a wrong shape', async () => {
     await expect(loadRegistry({ handlers: { github: {} } as never })).rejects.toThrow(
       'loadRegistry: option "handlers" must be a string or an array of strings, got an object',
@@ -45,6 +64,11 @@ describe('registry options are checked at the boundary', () => {
     await expect(loadRegistry({ dirs: 42 as never })).rejects.toMatchObject({
       code: 'INVALID_OPTION',
       message: 'loadRegistry: option "dirs" must be a string or an array of strings, got 42',
+    });
+    await expect(loadRegistry({ dirs: ['schemas', 5] as never })).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message:
+        'loadRegistry: option "dirs" must be a string or an array of strings; the entry at index 1 is 5, not a string',
     });
     expect(() => createRegistry({ contextChecks: { isAdmin: true } as never })).toThrow(
       'createRegistry: option "contextChecks" must be an object of predicates by name, such as { has_project: (context, message) => ... }; "isAdmin" is true, not a function',

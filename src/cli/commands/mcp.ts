@@ -29,6 +29,7 @@ import {
 } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
 import {
+  pathList,
   REGISTRY_OPTIONS,
   REGISTRY_OPTIONS_USAGE,
   requireSchemaDirs,
@@ -148,7 +149,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       ? undefined
       : await openPairRecorder(pairsFile, resolve(io.cwd, pairsFile), io);
 
-  const schemas = stringList(values.schemas);
+  const schemas = pathList('mcp', 'schemas', values.schemas);
   // a gateway of upstreams alone needs no ./schemas: do not report it missing
   const noLocalDir = upstreams.length > 0 && schemas.length === 0;
   const reported = (diagnostics: readonly Diagnostic[]) =>

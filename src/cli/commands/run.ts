@@ -26,6 +26,7 @@ import {
 import { printDiagnostics } from '../print-diagnostics.js';
 import {
   loadCliRegistry,
+  pathList,
   REGISTRY_OPTIONS,
   REGISTRY_OPTIONS_USAGE,
   requireSchemaDirs,
@@ -154,7 +155,7 @@ export async function loadExecutionRegistry(
   signal?: AbortSignal,
   semantic?: SemanticOptions,
 ): Promise<Registry> {
-  const toolsDirs = stringList(values['tools-dir']);
+  const toolsDirs = pathList(command, 'tools-dir', values['tools-dir']);
   let registry = await loadCliRegistry(command, values, io, {
     defaultSchemasOptional: toolsDirs.length > 0,
     semantic,

@@ -42,6 +42,9 @@ ${PROVIDER_CHECK_USAGE}
   --strict                 treat warnings as errors too
   --json                   print {"groups": [...], "diagnostics": [...]}`;
 
+/** Diagnostics about a path that say no group file was read there. */
+const NOT_FOUND_CODES: ReadonlySet<string> = new Set(['NO_GROUP_FILES', 'ENTRY_SKIPPED']);
+
 const NOTHING_FOUND =
   'toolcap: no group file was found, so nothing was checked; group files are named <group>_tools.json (--schemas PATH; default ./schemas)\n';
 
@@ -75,10 +78,14 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     ...(await checkOtherJsonFiles(stringList(values.schemas), registry, io.cwd)),
   ];
   // an empty directory (a typo in a CI step) must not pass as "0 errors"; a group file that
-  // failed to load was found, and its diagnostics say why
+  // failed to load was found, and its diagnostics say why. An empty directory named like a
+  // group file, or an entry that was not read, found nothing
   const nothingFound =
     registry.groups().length === 0 &&
-    !diagnostics.some((diagnostic) => diagnostic.file.endsWith('_tools.json'));
+    !diagnostics.some(
+      (diagnostic) =>
+        diagnostic.file.endsWith('_tools.json') && !NOT_FOUND_CODES.has(diagnostic.code),
+    );
   const failed =
     nothingFound ||
     diagnostics.some(
