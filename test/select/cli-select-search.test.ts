@@ -152,6 +152,27 @@ describe('toolcap select', () => {
       { cwd: ROOT },
     );
     expect(windowed.stdout).not.toContain('add_task');
+    // 0 is a window: no history counts (as the library's historyWindow: 0)
+    const none = await runCli(
+      [
+        'select',
+        '--context',
+        'user_id=u1',
+        '--history',
+        'add_task',
+        '--history-window',
+        '0',
+        'and another one',
+      ],
+      { cwd: ROOT },
+    );
+    expect(none.code).toBe(0);
+    expect(none.stdout).not.toContain('add_task');
+    const negative = await runCli(['select', '--history-window=-1', 'next'], { cwd: ROOT });
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain(
+      '--history-window must be a whole number, 0 or more (0: no history counts), got "-1"',
+    );
   });
 
   it('supports budgets, filters, fallback and typos', async () => {

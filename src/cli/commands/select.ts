@@ -16,6 +16,7 @@ import {
   parseCliArgs,
   positiveInteger,
   stringList,
+  wholeNumber,
 } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
 import { providerAlias } from '../provider-alias.js';
@@ -47,7 +48,7 @@ ${REGISTRY_OPTIONS_USAGE}
   --context KEY=VALUE      a context value for this turn, e.g. user_id=u1 (repeatable)
   --history TEXT           an earlier user message, oldest first, or the name of a tool called
                            in an earlier turn (repeatable)
-  --history-window N       how many of the latest --history entries count (default 4)
+  --history-window N       how many of the latest --history entries count (default 4; 0: none)
   --max-tools N            at most N tools (pinned tools are kept even above it)
   --max-tokens N           at most N estimated tokens of definitions for --provider
   --provider P             openai, openai-responses, anthropic, google (or gemini, the same),
@@ -110,7 +111,12 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (maxTools !== undefined) options.maxTools = maxTools;
   const maxTokens = positiveInteger('select', 'max-tokens', values['max-tokens']);
   if (maxTokens !== undefined) options.maxTokens = maxTokens;
-  const historyWindow = positiveInteger('select', 'history-window', values['history-window']);
+  const historyWindow = wholeNumber(
+    'select',
+    'history-window',
+    values['history-window'],
+    '0: no history counts',
+  );
   if (historyWindow !== undefined) options.historyWindow = historyWindow;
   const givenProvider = optionalString(values.provider);
   const provider = choice(
