@@ -8,6 +8,7 @@ import { isTypoCandidate } from '../../text/typo-index.js';
 import { isTooShort } from '../analyze-turn.js';
 import { callContextCheck, contextCheckFailure } from '../call-context-check.js';
 import { compareStrings } from '../keyword-index.js';
+import { type BudgetOrder, overMaxToolsReason } from '../over-max-tools-reason.js';
 import {
   DEFAULT_RANKING,
   type RankingSettings,
@@ -370,7 +371,13 @@ export function referenceSelect(
   if (budgeted || settings.order === 'relevance') {
     const ordered = priorityOrder(survivors);
     if (budgeted) {
-      const result = applyBudgets(input, settings, ordered, dropped, warnings);
+      const order: BudgetOrder =
+        settings.relevance !== undefined
+          ? 'relevance'
+          : candidates.some((entry) => entry.strategy === 'fallback')
+            ? 'fallback'
+            : 'matched';
+      const result = applyBudgets(input, settings, ordered, order, dropped, warnings);
       kept = result.kept;
       estimatedTokens = result.tokens;
     } else {
@@ -594,6 +601,7 @@ function applyBudgets(
   input: ReferenceInput,
   settings: ResolvedSelectOptions,
   ordered: readonly Candidate[],
+  order: BudgetOrder,
   dropped: DroppedTool[],
   warnings: Warning[],
 ): { kept: Candidate[]; tokens: number | undefined } {
@@ -621,7 +629,7 @@ function applyBudgets(
         name: entry.tool.name,
         group: entry.tool.group,
         code: 'OVER_MAX_TOOLS',
-        reason: `maxTools ${maxTools} is reached by higher-ranked tools (pinned, context, then matched groups round-robin by relevance); raise maxTools to include it`,
+        reason: overMaxToolsReason(maxTools, order),
       });
       continue;
     }
