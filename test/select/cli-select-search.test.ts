@@ -43,7 +43,9 @@ describe('toolcap select', () => {
           name,
           group: 'project_docs',
           code: 'MISSING_CONTEXT',
-          reason: expect.stringContaining('requires context project_id'),
+          reason: expect.stringContaining(
+            'its context group is offered only with context project_id',
+          ),
         }),
       ),
     );

@@ -17,6 +17,7 @@ import {
 import { type ResolvedSelectOptions, resolveSelectOptions } from '../resolve-select-options.js';
 import { roundScore } from '../round-score.js';
 import { DEFAULT_SEARCH_K } from '../search-tools.js';
+import { missingContextReason } from '../stages/filter-candidates.js';
 import { normalizeScore } from '../stages/score-candidates.js';
 import { BM25_K1, groupFieldTexts, toolFieldTexts } from '../tool-document.js';
 import type {
@@ -182,10 +183,10 @@ export function referenceSelect(
     if (checkName === undefined) {
       for (const tool of tools) {
         const keys = tool.metadata.requires_context;
-        if (keys.every((key) => hasKey(input, settings, key))) {
+        if (!settings.requireContext || keys.every((key) => hasKey(input, settings, key))) {
           candidates.push(candidate(tool, 'context', [...keys], [], undefined, group.group));
         } else {
-          dropped.push(missingContext(input, settings, tool));
+          dropped.push(missingContext(input, settings, tool, 'context group'));
         }
       }
       continue;
@@ -517,13 +518,14 @@ function missingContext(
   input: ReferenceInput,
   settings: ResolvedSelectOptions,
   tool: RegisteredTool,
+  by: 'context group' | 'filter',
 ): DroppedTool {
   const missing = tool.metadata.requires_context.filter((key) => !hasKey(input, settings, key));
   return {
     name: tool.name,
     group: tool.group,
     code: 'MISSING_CONTEXT',
-    reason: `requires context ${missing.join(', ')}, which this turn does not set; pass ${missing.map((key) => `context.${key}`).join(', ')}`,
+    reason: missingContextReason(missing, by),
   };
 }
 
@@ -544,7 +546,7 @@ function filterDrop(
     settings.requireContext &&
     !tool.metadata.requires_context.every((key) => hasKey(input, settings, key))
   ) {
-    return missingContext(input, settings, tool);
+    return missingContext(input, settings, tool, 'filter');
   }
   if (settings.categories.length > 0 && !settings.categories.includes(tool.category)) {
     return drop(
