@@ -65,6 +65,34 @@ describe('toolcap select', () => {
     expect(output.payload[0]).toHaveProperty('input_schema');
   });
 
+  it('reports what translating the payload changed, as --provider translate does', async () => {
+    const args = ['select', '--context', 'user_id=u1', '--provider', 'google', 'hello'];
+    const result = await runCli([...args.slice(0, -1), '--json', 'hello'], { cwd: ROOT });
+    const output = result.json() as { warnings: Record<string, unknown>[] };
+    const translated = await runCli(
+      ['translate', '--provider', 'google', '--json', '--tools', 'recall_journal,write_journal'],
+      { cwd: ROOT },
+    );
+    const expected = (translated.json() as { warnings: unknown[] }).warnings;
+    expect(expected.length).toBeGreaterThan(0);
+    // the pinned journal tools: their translation warnings, marked as such
+    expect(output.warnings).toEqual(
+      expect.arrayContaining(
+        expected.map((warning) => ({ ...(warning as object), source: 'translate' })),
+      ),
+    );
+    expect(output.warnings[0]).toMatchObject({
+      code: 'KEYWORD_MOVED_TO_DESCRIPTION',
+      tool: 'recall_journal',
+      pointer: '/properties/date/format',
+      source: 'translate',
+    });
+    const text = await runCli(args, { cwd: ROOT });
+    expect(text.stderr).toContain(
+      'warning KEYWORD_MOVED_TO_DESCRIPTION recall_journal (translating for google): format "date" is not accepted by Gemini',
+    );
+  });
+
   it('prints a table of tool, group, strategy and why, then the dropped tools', async () => {
     const result = await runCli(
       ['select', '--context', 'user_id=u1', '--max-tools', '4', 'remind me: add a to-do'],
