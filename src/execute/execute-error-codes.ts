@@ -5,7 +5,7 @@
  */
 export const EXECUTE_ERROR_CODES = {
   TOOL_NOT_FOUND:
-    'No tool has the called name (a model inventing a tool, or a typo); details.suggestions lists close names the caller may use.',
+    'No tool has the called name (a model inventing a tool, or a typo); details.suggestions lists close names the caller may use, or the tool a prefixed name stands for (functions.NAME, default_api:NAME, mcp__SERVER__NAME), which is never run under the prefixed name.',
   NOT_SELECTED:
     "The tool exists but is not in the turn's allowed set (the allowed option); nothing was validated or run.",
   NOT_APPROVED:
