@@ -177,6 +177,27 @@ describe('registry.execute: input validation', () => {
 });
 
 describe('registry.execute: context', () => {
+  it.each([
+    ['ctx', '"ctx"'],
+    [['u1'], 'an array of 1'],
+    [null, 'null'],
+    [42, '42'],
+  ])('rejects a context that is not an object (%j) with INVALID_OPTION', async (context, got) => {
+    const registry = createTestingRegistry();
+    const message = `context must be an object of context values, such as { user_id: "u1" } (or {} for none), got ${got}`;
+    await expect(registry.execute('echo', {}, context as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: `execute: ${message}`,
+    });
+    await expect(
+      registry.executeToolCalls(
+        'anthropic',
+        { content: [{ type: 'tool_use', id: 't', name: 'echo', input: {} }] },
+        context as never,
+      ),
+    ).rejects.toMatchObject({ code: 'INVALID_OPTION', message: `executeToolCalls: ${message}` });
+  });
+
   it('reports missing and null context keys as MISSING_CONTEXT', async () => {
     const registry = createTestingRegistry();
     const result = await registry.execute('echo', { title: 'x' }, { user_id: 'u1', session: null });
