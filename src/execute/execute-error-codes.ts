@@ -11,7 +11,7 @@ export const EXECUTE_ERROR_CODES = {
   NOT_APPROVED:
     'The approval hook did not approve the call (it returned something other than true, or threw); the handler did not run.',
   INVALID_INPUT:
-    'The input does not match the input_schema, or is not JSON-serializable; details lists { pointer, message, keyword } per problem, or { reason }.',
+    'The input does not match the input_schema, is not JSON-serializable, or nests deeper than 512 levels; details lists { pointer, message, keyword } per problem, or { reason }.',
   INPUT_TOO_LARGE:
     'The input is larger than the input limit (maxInputBytes), in bytes of JSON; nothing was validated or run.',
   MISSING_CONTEXT:

@@ -813,6 +813,34 @@ describe('registry.execute: input size limit', () => {
       error: { code: 'INVALID_INPUT', details: { reason: expect.stringContaining('BigInt') } },
     });
   });
+
+  it('refuses input nested deeper than 512 levels, object or JSON text, naming the depth', async () => {
+    const nested = (levels: number): unknown => {
+      let value: unknown = 1;
+      for (let level = 1; level < levels; level++) value = level % 2 === 0 ? [value] : { a: value };
+      return { title: 'deep', a: value };
+    };
+    const refused = {
+      ok: false,
+      error: {
+        code: 'INVALID_INPUT',
+        message:
+          'The input for tool "echo" is refused: the arguments nest deeper than 512 levels of objects and arrays inside each other. Send flatter arguments.',
+        details: { reason: 'the arguments nest deeper than 512 levels' },
+      },
+    };
+    for (const levels of [513, 4_500, 100_000]) {
+      const input = nested(levels);
+      expect(await registry.execute('echo', input, context)).toEqual(refused);
+      if (levels <= 4_500) {
+        const text = `{"title":"deep","a":${'{"a":'.repeat(levels - 1)}1${'}'.repeat(levels)}`;
+        expect(await registry.execute('echo', text, context)).toEqual(refused);
+      }
+    }
+    // 512 levels are still JSON the tool is given (here: refused by its schema, not the depth)
+    const deepest = await registry.execute('echo', nested(512), context);
+    expect(JSON.stringify(deepest)).not.toContain('nest deeper');
+  });
 });
 
 describe('registry.execute: handler modules', () => {
