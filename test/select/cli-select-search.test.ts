@@ -327,6 +327,13 @@ describe('toolcap select', () => {
 });
 
 describe('toolcap search', () => {
+  it('names --typos in its usage line', async () => {
+    const help = await runCli(['search', '--help'], { cwd: ROOT });
+    expect(help.stdout.split('\n')[0]).toBe(
+      'Usage: toolcap search [--schemas PATH]... [--k N] [--typos] [--vectors SOURCE] [--json] QUERY',
+    );
+  });
+
   it('prints {"results": [{name, group, score, matched}]}', async () => {
     const result = await runCli(['search', '--k', '2', '--json', 'move my meeting to friday'], {
       cwd: ROOT,
