@@ -104,6 +104,24 @@ export function positiveInteger(
   return Number(text);
 }
 
+/** A whole-number option that may be 0 (e.g. `--history-window 0`: no history counts). */
+export function wholeNumber(
+  command: string,
+  name: string,
+  value: ParsedArgs['values'][string],
+  meaning: string,
+): number | undefined {
+  const text = optionalString(value);
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new CliUsageError(
+      `--${name} must be a whole number, 0 or more (${meaning}), got ${JSON.stringify(text)}`,
+      command,
+    );
+  }
+  return Number(text);
+}
+
 /** How a `KEY=VALUE` option is written: its shape and an example (`--pin calendar=^1.2.0`). */
 export interface PairForm {
   shape: string;

@@ -1,5 +1,7 @@
+import { ToolcapError } from '../errors/toolcap-error.js';
 import {
   checkOptions,
+  describeValue,
   isBoolean,
   isFunction,
   isObject,
@@ -66,4 +68,19 @@ export function checkExecuteOptions(
   extra: OptionSpec = {},
 ): void {
   checkOptions(caller, options, { ...EXECUTE_OPTIONS, ...extra });
+}
+
+/**
+ * Checks the `context` of one `execute` or `executeToolCalls` call and throws a `ToolcapError`
+ * `INVALID_OPTION` when it is not an object of context values: a string or an array there is a
+ * host bug that would otherwise read as "no context" and fail every call that needs a key.
+ */
+export function checkExecuteContext(caller: string, context: unknown): void {
+  if (context === undefined) return;
+  if (context === null || typeof context !== 'object' || Array.isArray(context)) {
+    throw new ToolcapError(
+      'INVALID_OPTION',
+      `${caller}: context must be an object of context values, such as { user_id: "u1" } (or {} for none), got ${describeValue(context)}`,
+    );
+  }
 }

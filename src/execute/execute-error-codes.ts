@@ -5,13 +5,13 @@
  */
 export const EXECUTE_ERROR_CODES = {
   TOOL_NOT_FOUND:
-    'No tool has the called name (a model inventing a tool, or a typo); details.suggestions lists close names the caller may use.',
+    'No tool has the called name (a model inventing a tool, or a typo); details.suggestions lists close names the caller may use, or the tool a prefixed name stands for (functions.NAME, default_api:NAME, mcp__SERVER__NAME), which is never run under the prefixed name.',
   NOT_SELECTED:
     "The tool exists but is not in the turn's allowed set (the allowed option); nothing was validated or run.",
   NOT_APPROVED:
     'The approval hook did not approve the call (it returned something other than true, or threw); the handler did not run.',
   INVALID_INPUT:
-    'The input does not match the input_schema, or is not JSON-serializable; details lists { pointer, message, keyword } per problem, or { reason }.',
+    'The input does not match the input_schema, is not JSON-serializable, or nests deeper than 512 levels; details lists { pointer, message, keyword } per problem, or { reason }.',
   INPUT_TOO_LARGE:
     'The input is larger than the input limit (maxInputBytes), in bytes of JSON; nothing was validated or run.',
   MISSING_CONTEXT:

@@ -1,5 +1,5 @@
 import { createApprovalGates } from './approval-gate.js';
-import { checkExecuteOptions } from './check-execute-options.js';
+import { checkExecuteContext, checkExecuteOptions } from './check-execute-options.js';
 import type { ExecutionTarget } from './execution-target.js';
 import { allowedNames, runToolCall } from './run-tool-call.js';
 import { toolNotFound } from './tool-not-found.js';
@@ -26,6 +26,7 @@ export function executeToolCall(
   options: ExecuteOptions,
 ): Promise<ExecuteResult> {
   checkExecuteOptions('execute', options);
+  checkExecuteContext('execute', context);
   const tool = typeof name === 'string' ? target.get(name) : undefined;
   const allowed = allowedNames(options.allowed);
   if (tool === undefined) {

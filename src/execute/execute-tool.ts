@@ -5,6 +5,7 @@ import { codeToolWithoutHandler } from './code-tool-without-handler.js';
 import { DEFAULT_EXECUTION_LIMITS, type ExecutionLimits } from './execution-limits.js';
 import type { ExecutionTarget } from './execution-target.js';
 import { runExternalTool } from './external/run-external-tool.js';
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from './input-depth.js';
 import { resolveHandler } from './load-handler.js';
 import { collectServices, contextValue, missingContextKeys } from './missing-context-keys.js';
 import { runWithDeadline } from './run-with-deadline.js';
@@ -287,14 +288,24 @@ function describeReason(reason: unknown): string {
 }
 
 /**
- * `INPUT_TOO_LARGE` when the input's JSON is over `maxInputBytes` (UTF-8 bytes), and
- * `INVALID_INPUT` when it has no JSON form (a BigInt, a cycle); model input always does.
+ * `INVALID_INPUT` when the input nests deeper than `MAX_INPUT_DEPTH` (checked first: deeper
+ * input would exhaust the stack of the JSON check itself), `INPUT_TOO_LARGE` when its JSON is
+ * over `maxInputBytes` (UTF-8 bytes), and `INVALID_INPUT` when it has no JSON form (a BigInt, a
+ * cycle); model input always does.
  */
 function checkInputSize(
   tool: RegisteredTool,
   input: unknown,
   maxInputBytes: number,
 ): ExecuteResult | undefined {
+  if (nestsDeeperThan(input, MAX_INPUT_DEPTH)) {
+    const reason = `the arguments nest deeper than ${MAX_INPUT_DEPTH} levels`;
+    return failure(
+      'INVALID_INPUT',
+      `The input for tool "${tool.name}" is refused: ${reason} of objects and arrays inside each other. Send flatter arguments.`,
+      { reason },
+    );
+  }
   if (maxInputBytes === Number.POSITIVE_INFINITY || input === undefined || input === null) {
     return undefined;
   }

@@ -1,5 +1,10 @@
 import { contentText, onlyBlocks } from './content-text.js';
-import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
+import {
+  invalidField,
+  invalidResponse,
+  isRecord,
+  rejectOtherProvider,
+} from './provider-response-error.js';
 import type {
   AnthropicToolResultBlock,
   ProviderToolCall,
@@ -27,7 +32,9 @@ export const anthropicToolCalls: ToolCallCodec<'anthropic'> = {
     let blocks: readonly unknown[];
     if (Array.isArray(response)) blocks = response;
     else if (isRecord(response) && Array.isArray(response.content)) blocks = response.content;
-    else throw invalidResponse('anthropic', EXPECTED, response);
+    else if (isRecord(response) && 'content' in response) {
+      throw invalidField('anthropic', EXPECTED, 'content', response.content, 'an array');
+    } else throw invalidResponse('anthropic', EXPECTED, response);
     const calls: ProviderToolCall[] = [];
     blocks.forEach((block, index) => {
       if (!isRecord(block) || block.type !== 'tool_use') return;

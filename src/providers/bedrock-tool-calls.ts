@@ -1,5 +1,10 @@
 import { contentText, onlyBlocks } from './content-text.js';
-import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
+import {
+  invalidField,
+  invalidResponse,
+  isRecord,
+  rejectOtherProvider,
+} from './provider-response-error.js';
 import type { BedrockToolResultBlock, ProviderToolCall, ToolCallCodec } from './tool-call-types.js';
 import { resultText } from './tool-result-text.js';
 
@@ -18,14 +23,25 @@ export const bedrockToolCalls: ToolCallCodec<'bedrock'> = {
   readCalls(response) {
     rejectOtherProvider('bedrock', EXPECTED, response);
     let message: unknown;
-    if (isRecord(response) && isRecord(response.output)) message = response.output.message;
-    else if (isRecord(response) && Array.isArray(response.content)) message = response;
-    else throw invalidResponse('bedrock', EXPECTED, response);
-    if (!isRecord(message) || !Array.isArray(message.content)) {
+    let at = '';
+    if (isRecord(response) && isRecord(response.output)) {
+      message = response.output.message;
+      at = 'output.message';
+      if (!isRecord(message)) throw invalidField('bedrock', EXPECTED, at, message, 'an object');
+      at += '.';
+    } else if (isRecord(response) && 'output' in response) {
+      throw invalidField('bedrock', EXPECTED, 'output', response.output, 'an object');
+    } else if (isRecord(response) && 'content' in response) {
+      message = response;
+    } else {
       throw invalidResponse('bedrock', EXPECTED, response);
     }
+    const content = (message as Record<string, unknown>).content;
+    if (!Array.isArray(content)) {
+      throw invalidField('bedrock', EXPECTED, `${at}content`, content, 'an array');
+    }
     const calls: ProviderToolCall[] = [];
-    message.content.forEach((block, index) => {
+    content.forEach((block, index) => {
       if (!isRecord(block) || !isRecord(block.toolUse)) return;
       const toolUse = block.toolUse;
       calls.push({

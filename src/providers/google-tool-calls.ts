@@ -1,6 +1,11 @@
 import type { JsonValue } from '../format/types.js';
 import { contentText, onlyBlocks } from './content-text.js';
-import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
+import {
+  invalidField,
+  invalidResponse,
+  isRecord,
+  rejectOtherProvider,
+} from './provider-response-error.js';
 import type {
   GeminiFunctionResponsePart,
   ProviderToolCall,
@@ -27,16 +32,20 @@ export const googleToolCalls: ToolCallCodec<'google'> = {
   readCalls(response) {
     rejectOtherProvider('google', EXPECTED, response);
     let parts: unknown;
+    let at = 'parts';
     if (isRecord(response) && Array.isArray(response.candidates)) {
       const candidate = response.candidates[0] as unknown;
       parts = isRecord(candidate) && isRecord(candidate.content) ? candidate.content.parts : [];
+      at = 'candidates[0].content.parts';
+    } else if (isRecord(response) && 'candidates' in response) {
+      throw invalidField('google', EXPECTED, 'candidates', response.candidates, 'an array');
     } else if (isRecord(response) && 'parts' in response) {
       parts = response.parts;
     } else {
       throw invalidResponse('google', EXPECTED, response);
     }
     if (parts === undefined || parts === null) return [];
-    if (!Array.isArray(parts)) throw invalidResponse('google', EXPECTED, response);
+    if (!Array.isArray(parts)) throw invalidField('google', EXPECTED, at, parts, 'an array');
     const calls: ProviderToolCall[] = [];
     for (const part of parts) {
       if (!isRecord(part) || !isRecord(part.functionCall)) continue;

@@ -1,5 +1,10 @@
 import { contentText } from './content-text.js';
-import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
+import {
+  invalidField,
+  invalidResponse,
+  isRecord,
+  rejectOtherProvider,
+} from './provider-response-error.js';
 import type {
   OpenAIChatToolMessage,
   ProviderToolCall,
@@ -10,6 +15,8 @@ import { resultText } from './tool-result-text.js';
 
 const EXPECTED =
   'a ChatCompletion (an object with "choices"; the first choice is read) or its assistant message (an object with "tool_calls")';
+
+const OBJECT = 'an object';
 
 /**
  * OpenAI Chat Completions: calls are the assistant message's `tool_calls` (`arguments` is JSON
@@ -22,16 +29,25 @@ export const openAIChatToolCalls: ToolCallCodec<'openai'> = {
   readCalls(response) {
     rejectOtherProvider('openai', EXPECTED, response);
     let message: unknown = response;
+    let at = '';
     if (isRecord(response) && Array.isArray(response.choices)) {
       if (response.choices.length === 0) return [];
-      message = (response.choices[0] as { message?: unknown } | undefined)?.message;
+      const choice: unknown = response.choices[0];
+      if (!isRecord(choice)) throw invalidField('openai', EXPECTED, 'choices[0]', choice, OBJECT);
+      message = choice.message;
+      at = 'choices[0].message';
+      if (!isRecord(message)) throw invalidField('openai', EXPECTED, at, message, OBJECT);
+      at += '.';
+    } else if (isRecord(response) && 'choices' in response) {
+      throw invalidField('openai', EXPECTED, 'choices', response.choices, 'an array');
     } else if (!isRecord(response) || !('tool_calls' in response || 'role' in response)) {
       throw invalidResponse('openai', EXPECTED, response);
     }
-    if (!isRecord(message)) throw invalidResponse('openai', EXPECTED, response);
-    const toolCalls = message.tool_calls;
+    const toolCalls = (message as Record<string, unknown>).tool_calls;
     if (toolCalls === undefined || toolCalls === null) return [];
-    if (!Array.isArray(toolCalls)) throw invalidResponse('openai', EXPECTED, response);
+    if (!Array.isArray(toolCalls)) {
+      throw invalidField('openai', EXPECTED, `${at}tool_calls`, toolCalls, 'an array');
+    }
     return toolCalls.map(readCall);
   },
   conversationField: 'messages',

@@ -1,5 +1,10 @@
 import { contentText } from './content-text.js';
-import { invalidResponse, isRecord, rejectOtherProvider } from './provider-response-error.js';
+import {
+  invalidField,
+  invalidResponse,
+  isRecord,
+  rejectOtherProvider,
+} from './provider-response-error.js';
 import type {
   OpenAINamespaceTool,
   OpenAIResponsesTool,
@@ -33,7 +38,9 @@ export const openAIResponsesToolCalls: ToolCallCodec<'openai-responses'> = {
     if (Array.isArray(response)) items = response;
     else if (isRecord(response) && Array.isArray(response.output)) items = response.output;
     else if (isRecord(response) && typeof response.type === 'string') items = [response];
-    else throw invalidResponse('openai-responses', EXPECTED, response);
+    else if (isRecord(response) && 'output' in response) {
+      throw invalidField('openai-responses', EXPECTED, 'output', response.output, 'an array');
+    } else throw invalidResponse('openai-responses', EXPECTED, response);
     const calls: ProviderToolCall[] = [];
     items.forEach((item, index) => {
       if (!isRecord(item)) return;

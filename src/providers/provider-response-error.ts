@@ -64,6 +64,37 @@ export function invalidResponse(
 }
 
 /**
+ * The `INVALID_RESPONSE` error for a response of the right shape whose field at `path` (as
+ * written in code: `choices[0].message.tool_calls`) has the wrong type: names the field, its
+ * type and the type it must have.
+ */
+export function invalidField(
+  provider: string,
+  expected: string,
+  path: string,
+  value: unknown,
+  should: string,
+): ProviderResponseError {
+  const problem =
+    value === undefined
+      ? `${path} is missing (it must be ${should})`
+      : `${path} is ${typeName(value)}, not ${should}`;
+  return new ProviderResponseError(
+    'INVALID_RESPONSE',
+    provider,
+    `executeToolCalls("${provider}", response) expects ${expected}; ${problem}. Pass the provider's response as it came back (or the message it holds)`,
+  );
+}
+
+/** `an object`, `an array`, `a string`, `null`: the type of a value, for a message. */
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return type === 'object' || type === 'undefined' ? `an ${type}` : `a ${type}`;
+}
+
+/**
  * Throws `INVALID_RESPONSE` when `value` unmistakably comes from another provider than
  * `provider`: its codec would otherwise read it as a response without calls, and the turn's
  * calls would be lost without a word.

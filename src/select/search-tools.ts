@@ -28,7 +28,11 @@ export function searchTools(
   options: SearchOptions = {},
   semantic?: SemanticTurn,
 ): SearchResult[] {
-  const { k, minScore, typoTolerance, groups } = resolveSearchOptions(query, options);
+  const { k, minScore, typoTolerance, groups } = resolveSearchOptions(
+    query,
+    options,
+    index.groupByName,
+  );
   const relevance = index.relevance();
   const analyzed = analyzeTurn(query, index.words());
   if (typoTolerance) addTypoTerms(index, analyzed);
@@ -61,10 +65,17 @@ export function searchTools(
   return results;
 }
 
-/** Checks the query and `options` of one `search` call and applies the defaults. */
+/** Groups named in an unknown-group message, at most. */
+const LISTED_GROUPS = 20;
+
+/**
+ * Checks the query and `options` of one `search` call and applies the defaults; with
+ * `knownGroups` (the registry's groups by name), a `groups` entry must name one of them.
+ */
 export function resolveSearchOptions(
   query: unknown,
   options: unknown,
+  knownGroups?: ReadonlyMap<string, unknown>,
 ): { k: number; minScore: number; typoTolerance: boolean; groups: readonly string[] | undefined } {
   // every search option error has its own code and says it comes from search
   const invalid = (message: string) =>
@@ -92,6 +103,16 @@ export function resolveSearchOptions(
       if (typeof group !== 'string') {
         throw invalid(
           `groups[${position}] must be a group name (a string), got ${describeValue(group)}`,
+        );
+      }
+      if (knownGroups !== undefined && !knownGroups.has(group)) {
+        const names = [...knownGroups.keys()];
+        const similar = suggestSimilar(group, names);
+        const listed = names.slice(0, LISTED_GROUPS).join(', ');
+        const more =
+          names.length > LISTED_GROUPS ? `, and ${names.length - LISTED_GROUPS} more` : '';
+        throw invalid(
+          `groups[${position}] ${describeValue(group)} is not a group of this registry${similar.length > 0 ? `; did you mean "${similar[0]}"?` : '.'} ${names.length === 0 ? 'The registry has no groups' : `Groups: ${listed}${more}`}`,
         );
       }
     });

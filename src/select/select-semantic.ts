@@ -86,7 +86,7 @@ export async function searchToolsAsync(
 ): Promise<SearchResult[]> {
   const { value: signal, rest } = takeOption<AbortSignal>(options, 'signal');
   // checked before preparing or embedding: a bad option fails without a request
-  resolveSearchOptions(query, rest);
+  resolveSearchOptions(query, rest, index.groupByName);
   checkSignal(signal, 'INVALID_SEARCH_OPTION');
   const scorer = await source(signal);
   const [vector] = await scorer.index.embedQueries([query], signal);

@@ -11,6 +11,7 @@ import { TypoIndex } from '../text/typo-index.js';
 import { WordCache } from './analyze-turn.js';
 import { Candidates } from './candidates.js';
 import { KeywordIndex } from './keyword-index.js';
+import { type BudgetOrder, overMaxToolsReason } from './over-max-tools-reason.js';
 import { DEFAULT_RANKING, type RankingSettings, relatedMaxDocuments } from './ranking-settings.js';
 import { RelevanceIndex } from './relevance-index.js';
 import { TermVocabulary } from './term-vocabulary.js';
@@ -126,8 +127,8 @@ export class SelectionIndex {
   /** `lexical(term)` of the vocabulary's terms, by id (an array read instead of a hash). */
   #lexicalById: (LexicalTerm | undefined)[] = [];
   readonly #tokenEstimates = new Map<ProviderId, Float64Array>();
-  /** `OVER_MAX_TOOLS` drops by `maxTools` value, then by tool: made once, frozen, shared. */
-  readonly #overMaxToolsDrops = new Map<number, (DroppedTool | undefined)[]>();
+  /** `OVER_MAX_TOOLS` drops by order and `maxTools` value, then by tool: made once, frozen, shared. */
+  readonly #overMaxToolsDrops = new Map<string, (DroppedTool | undefined)[]>();
   /** The candidate list lent to turns; undefined while a turn has it. */
   #spareCandidates: Candidates | undefined = new Candidates();
   #toolByName: ReadonlyMap<string, number> | undefined;
@@ -286,15 +287,17 @@ export class SelectionIndex {
   }
 
   /**
-   * The frozen `OVER_MAX_TOOLS` drop of `tool` under `maxTools`, made on first use: a large
-   * catalog's turn drops a hundred tools this way, and the entries never differ.
+   * The frozen `OVER_MAX_TOOLS` drop of `tool` under `maxTools` in a turn ordered by `order`,
+   * made on first use: a large catalog's turn drops a hundred tools this way, and the entries
+   * never differ.
    */
-  overMaxToolsDrop(tool: number, maxTools: number): DroppedTool {
-    let drops = this.#overMaxToolsDrops.get(maxTools);
+  overMaxToolsDrop(tool: number, maxTools: number, order: BudgetOrder): DroppedTool {
+    const key = `${order}:${maxTools}`;
+    let drops = this.#overMaxToolsDrops.get(key);
     if (drops === undefined) {
       if (this.#overMaxToolsDrops.size >= DROP_CACHE_LIMIT) this.#overMaxToolsDrops.clear();
       drops = new Array<DroppedTool | undefined>(this.tools.length).fill(undefined);
-      this.#overMaxToolsDrops.set(maxTools, drops);
+      this.#overMaxToolsDrops.set(key, drops);
     }
     let drop = drops[tool];
     if (drop === undefined) {
@@ -302,7 +305,7 @@ export class SelectionIndex {
         name: this.toolNames[tool]!,
         group: this.toolGroups[tool]!,
         code: 'OVER_MAX_TOOLS',
-        reason: `maxTools ${maxTools} is reached by higher-ranked tools (pinned, context, then matched groups round-robin by relevance); raise maxTools to include it`,
+        reason: overMaxToolsReason(maxTools, order),
       });
       drops[tool] = drop;
     }

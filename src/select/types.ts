@@ -128,7 +128,10 @@ export interface SelectOptions {
   relevance?: RelevanceOption;
   /** Match keywords one edit away (words of 5+ letters), reported in `reason.typos`. Default false. */
   typoTolerance?: boolean;
-  /** Drop tools whose `requires_context` keys are missing from `context`. Default true. */
+  /**
+   * Drop tools whose `requires_context` keys are missing from `context`. Default true. `false`
+   * keeps them, and offers a `context` group without a `context_check` as if its keys were set.
+   */
   requireContext?: boolean;
   /** `"catalog"` (default: byte-stable payloads) or `"relevance"` (priority, then score). */
   order?: 'catalog' | 'relevance';

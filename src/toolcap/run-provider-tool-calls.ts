@@ -1,4 +1,4 @@
-import { checkExecuteOptions } from '../execute/check-execute-options.js';
+import { checkExecuteContext, checkExecuteOptions } from '../execute/check-execute-options.js';
 import { executeToolCalls } from '../execute/execute-tool-calls.js';
 import type { ExecutionTarget } from '../execute/execution-target.js';
 import { collectServices, missingContextKeys } from '../execute/missing-context-keys.js';
@@ -107,6 +107,7 @@ export async function runProviderToolCalls<P extends ToolCallProviderId>(
   options: ExecuteToolCallsOptions<P>,
 ): Promise<ToolCallsResult<P>> {
   checkExecuteOptions('executeToolCalls', options, { toolSearch: isToolSearch });
+  checkExecuteContext('executeToolCalls', context);
   const codec = toolCallCodec(provider);
   const calls = codec.readCalls(response);
   // a search tool that is a plain function (Anthropic's search_tools) is answered only when the

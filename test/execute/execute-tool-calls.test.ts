@@ -338,3 +338,55 @@ describe('client-side tool search', () => {
     expect(messages[0]!.content[0]!.content).toEqual(expect.any(String));
   });
 });
+
+describe('registry.executeToolCalls: names under a prefix models add', () => {
+  const names = [
+    ['functions.list_tasks', 'functions.'],
+    ['default_api:list_tasks', 'default_api:'],
+    ['default_api.list_tasks', 'default_api.'],
+    ['mcp__tasks__list_tasks', 'mcp__tasks__'],
+    ['my_tools.list_tasks', 'my_tools.'],
+  ] as const;
+
+  it('suggests the tool without running it, for every provider', async () => {
+    const registry = await bundled();
+    for (const [name, prefix] of names) {
+      const responses = {
+        openai: {
+          role: 'assistant',
+          tool_calls: [{ id: 'c1', type: 'function', function: { name, arguments: '{}' } }],
+        },
+        google: { parts: [{ functionCall: { name, args: {} } }] },
+        anthropic: { content: [{ type: 'tool_use', id: 'c1', name, input: {} }] },
+      } as const;
+      for (const [provider, response] of Object.entries(responses)) {
+        const { results } = await registry.executeToolCalls(
+          provider as 'openai',
+          response as never,
+          { user_id: 'u1' },
+        );
+        expect(results).toEqual([
+          expect.objectContaining({
+            ok: false,
+            error: {
+              code: 'TOOL_NOT_FOUND',
+              message: `There is no tool named "${name}". Did you mean "list_tasks"? Call it by its name alone, without the prefix "${prefix}".`,
+              details: { tool: name, suggestions: ['list_tasks'] },
+            },
+          }),
+        ]);
+      }
+    }
+  });
+
+  it('suggests only a tool the turn allows', async () => {
+    const registry = await bundled();
+    const result = await registry.execute(
+      'functions.list_tasks',
+      {},
+      { user_id: 'u1' },
+      { allowed: ['add_task'] },
+    );
+    expect(result).toMatchObject({ ok: false, error: { details: { suggestions: [] } } });
+  });
+});

@@ -177,6 +177,27 @@ describe('registry.execute: input validation', () => {
 });
 
 describe('registry.execute: context', () => {
+  it.each([
+    ['ctx', '"ctx"'],
+    [['u1'], 'an array of 1'],
+    [null, 'null'],
+    [42, '42'],
+  ])('rejects a context that is not an object (%j) with INVALID_OPTION', async (context, got) => {
+    const registry = createTestingRegistry();
+    const message = `context must be an object of context values, such as { user_id: "u1" } (or {} for none), got ${got}`;
+    await expect(registry.execute('echo', {}, context as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message: `execute: ${message}`,
+    });
+    await expect(
+      registry.executeToolCalls(
+        'anthropic',
+        { content: [{ type: 'tool_use', id: 't', name: 'echo', input: {} }] },
+        context as never,
+      ),
+    ).rejects.toMatchObject({ code: 'INVALID_OPTION', message: `executeToolCalls: ${message}` });
+  });
+
   it('reports missing and null context keys as MISSING_CONTEXT', async () => {
     const registry = createTestingRegistry();
     const result = await registry.execute('echo', { title: 'x' }, { user_id: 'u1', session: null });
@@ -791,6 +812,34 @@ describe('registry.execute: input size limit', () => {
     expect(await registry.execute('echo', { title: 'n', count: 1n }, context)).toMatchObject({
       error: { code: 'INVALID_INPUT', details: { reason: expect.stringContaining('BigInt') } },
     });
+  });
+
+  it('refuses input nested deeper than 512 levels, object or JSON text, naming the depth', async () => {
+    const nested = (levels: number): unknown => {
+      let value: unknown = 1;
+      for (let level = 1; level < levels; level++) value = level % 2 === 0 ? [value] : { a: value };
+      return { title: 'deep', a: value };
+    };
+    const refused = {
+      ok: false,
+      error: {
+        code: 'INVALID_INPUT',
+        message:
+          'The input for tool "echo" is refused: the arguments nest deeper than 512 levels of objects and arrays inside each other. Send flatter arguments.',
+        details: { reason: 'the arguments nest deeper than 512 levels' },
+      },
+    };
+    for (const levels of [513, 4_500, 100_000]) {
+      const input = nested(levels);
+      expect(await registry.execute('echo', input, context)).toEqual(refused);
+      if (levels <= 4_500) {
+        const text = `{"title":"deep","a":${'{"a":'.repeat(levels - 1)}1${'}'.repeat(levels)}`;
+        expect(await registry.execute('echo', text, context)).toEqual(refused);
+      }
+    }
+    // 512 levels are still JSON the tool is given (here: refused by its schema, not the depth)
+    const deepest = await registry.execute('echo', nested(512), context);
+    expect(JSON.stringify(deepest)).not.toContain('nest deeper');
   });
 });
 

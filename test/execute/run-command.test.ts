@@ -116,6 +116,17 @@ describe('toolcap run', () => {
         details: { tool: 'add_tsk', suggestions: ['add_task'] },
       },
     });
+    const prefixed = await runCli(['run', 'functions.add_task', '--input', '{"title": "x"}']);
+    expect(prefixed.code).toBe(1);
+    expect(prefixed.json()).toEqual({
+      ok: false,
+      error: {
+        code: 'TOOL_NOT_FOUND',
+        message:
+          'There is no tool named "functions.add_task". Did you mean "add_task"? Call it by its name alone, without the prefix "functions.".',
+        details: { tool: 'functions.add_task', suggestions: ['add_task'] },
+      },
+    });
   });
 
   it('runs external tools and applies --timeout', async () => {

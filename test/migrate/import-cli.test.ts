@@ -122,6 +122,44 @@ describe('toolcap import', () => {
     );
   });
 
+  it('--keywords without --strategy makes a keyword group; with --strategy always it notes that they only rank', async () => {
+    const dir = projectWith();
+    const implied = await runCli(
+      ['import', '--from', 'mcp', 'met.json', '--group', 'museum', '--keywords', 'museum,artwork'],
+      { cwd: dir },
+    );
+    expect(implied.code).toBe(0);
+    expect(implied.stderr).toBe('');
+    expect(implied.stdout).toContain('strategy keyword');
+    expect(readJson(join(dir, 'schemas/museum_tools.json')).selection).toEqual({
+      strategy: 'keyword',
+      keywords: ['museum', 'artwork'],
+    });
+    const pinned = await runCli(
+      [
+        'import',
+        '--from',
+        'mcp',
+        'met.json',
+        '--group',
+        'met',
+        '--strategy',
+        'always',
+        '--keywords',
+        'museum',
+      ],
+      { cwd: dir },
+    );
+    expect(pinned.code).toBe(0);
+    expect(pinned.stderr).toBe(
+      'toolcap import: note: an always group is offered on every turn, so --keywords do not decide when; they only help rank its tools (search, --relevance). Use --strategy keyword (or leave --strategy out) for keywords that select the group\n',
+    );
+    expect(readJson(join(dir, 'schemas/met_tools.json')).selection).toEqual({
+      strategy: 'always',
+      keywords: ['museum'],
+    });
+  });
+
   it('suggests keywords against the other groups of --out and renames around their tool names', async () => {
     const dir = projectWith({
       'schemas/art_tools.json': makeGroup('art', {

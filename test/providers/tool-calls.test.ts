@@ -396,6 +396,75 @@ describe('responses that are not the provider’s', () => {
     expect((error as Error).message).toBe(message);
   });
 
+  const ANSWER = ". Pass the provider's response as it came back (or the message it holds)";
+  const OPENAI_EXPECTS =
+    'executeToolCalls("openai", response) expects a ChatCompletion (an object with "choices"; the first choice is read) or its assistant message (an object with "tool_calls"); ';
+  const ANTHROPIC_EXPECTS =
+    'executeToolCalls("anthropic", response) expects a Message (an object with a "content" array) or its content blocks (an array); ';
+  const GOOGLE_EXPECTS =
+    'executeToolCalls("google", response) expects a GenerateContentResponse (an object with "candidates"; the first candidate is read) or a Content (an object with "parts"); ';
+  const BEDROCK_EXPECTS =
+    'executeToolCalls("bedrock", response) expects a ConverseResponse (an object with "output.message") or its message (an object with a "content" array); ';
+  const RESPONSES_EXPECTS =
+    'executeToolCalls("openai-responses", response) expects a Response (an object with an "output" array), its output items, or one output item; ';
+  it.each([
+    [
+      'openai',
+      { choices: [{ message: { tool_calls: {} } }] },
+      `${OPENAI_EXPECTS}choices[0].message.tool_calls is an object, not an array`,
+    ],
+    [
+      'openai',
+      { choices: [{ message: 'hi' }] },
+      `${OPENAI_EXPECTS}choices[0].message is a string, not an object`,
+    ],
+    [
+      'openai',
+      { choices: [{}] },
+      `${OPENAI_EXPECTS}choices[0].message is missing (it must be an object)`,
+    ],
+    ['openai', { choices: [null] }, `${OPENAI_EXPECTS}choices[0] is null, not an object`],
+    ['openai', { choices: {} }, `${OPENAI_EXPECTS}choices is an object, not an array`],
+    [
+      'openai',
+      { role: 'assistant', tool_calls: 'x' },
+      `${OPENAI_EXPECTS}tool_calls is a string, not an array`,
+    ],
+    ['anthropic', { content: 'hello' }, `${ANTHROPIC_EXPECTS}content is a string, not an array`],
+    ['google', { candidates: {} }, `${GOOGLE_EXPECTS}candidates is an object, not an array`],
+    [
+      'google',
+      { candidates: [{ content: { parts: {} } }] },
+      `${GOOGLE_EXPECTS}candidates[0].content.parts is an object, not an array`,
+    ],
+    ['google', { parts: 3 }, `${GOOGLE_EXPECTS}parts is a number, not an array`],
+    [
+      'bedrock',
+      { output: { message: 'x' } },
+      `${BEDROCK_EXPECTS}output.message is a string, not an object`,
+    ],
+    [
+      'bedrock',
+      { output: { message: { content: {} } } },
+      `${BEDROCK_EXPECTS}output.message.content is an object, not an array`,
+    ],
+    ['bedrock', { output: 'x' }, `${BEDROCK_EXPECTS}output is a string, not an object`],
+    [
+      'bedrock',
+      { role: 'assistant', content: 'x' },
+      `${BEDROCK_EXPECTS}content is a string, not an array`,
+    ],
+    ['openai-responses', { output: 'x' }, `${RESPONSES_EXPECTS}output is a string, not an array`],
+  ] as const)('%s: names the field of the wrong type (%j)', (provider, response, message) => {
+    expect(() => toolCallCodec(provider).readCalls(response)).toThrowError(
+      expect.objectContaining({
+        code: 'INVALID_RESPONSE',
+        provider,
+        message: `${message}${ANSWER}`,
+      }),
+    );
+  });
+
   // each of these has the shape another codec reads (a message with "role" and a "content"
   // array), so without the check its calls would be read as none and lost without a word
   const anthropicMessage = {

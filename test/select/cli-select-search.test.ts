@@ -43,7 +43,9 @@ describe('toolcap select', () => {
           name,
           group: 'project_docs',
           code: 'MISSING_CONTEXT',
-          reason: expect.stringContaining('requires context project_id'),
+          reason: expect.stringContaining(
+            'its context group is offered only with context project_id',
+          ),
         }),
       ),
     );
@@ -61,6 +63,34 @@ describe('toolcap select', () => {
       output.tools.map((entry) => entry.name),
     );
     expect(output.payload[0]).toHaveProperty('input_schema');
+  });
+
+  it('reports what translating the payload changed, as --provider translate does', async () => {
+    const args = ['select', '--context', 'user_id=u1', '--provider', 'google', 'hello'];
+    const result = await runCli([...args.slice(0, -1), '--json', 'hello'], { cwd: ROOT });
+    const output = result.json() as { warnings: Record<string, unknown>[] };
+    const translated = await runCli(
+      ['translate', '--provider', 'google', '--json', '--tools', 'recall_journal,write_journal'],
+      { cwd: ROOT },
+    );
+    const expected = (translated.json() as { warnings: unknown[] }).warnings;
+    expect(expected.length).toBeGreaterThan(0);
+    // the pinned journal tools: their translation warnings, marked as such
+    expect(output.warnings).toEqual(
+      expect.arrayContaining(
+        expected.map((warning) => ({ ...(warning as object), source: 'translate' })),
+      ),
+    );
+    expect(output.warnings[0]).toMatchObject({
+      code: 'KEYWORD_MOVED_TO_DESCRIPTION',
+      tool: 'recall_journal',
+      pointer: '/properties/date/format',
+      source: 'translate',
+    });
+    const text = await runCli(args, { cwd: ROOT });
+    expect(text.stderr).toContain(
+      'warning KEYWORD_MOVED_TO_DESCRIPTION recall_journal (translating for google): format "date" is not accepted by Gemini',
+    );
   });
 
   it('prints a table of tool, group, strategy and why, then the dropped tools', async () => {
@@ -152,6 +182,27 @@ describe('toolcap select', () => {
       { cwd: ROOT },
     );
     expect(windowed.stdout).not.toContain('add_task');
+    // 0 is a window: no history counts (as the library's historyWindow: 0)
+    const none = await runCli(
+      [
+        'select',
+        '--context',
+        'user_id=u1',
+        '--history',
+        'add_task',
+        '--history-window',
+        '0',
+        'and another one',
+      ],
+      { cwd: ROOT },
+    );
+    expect(none.code).toBe(0);
+    expect(none.stdout).not.toContain('add_task');
+    const negative = await runCli(['select', '--history-window=-1', 'next'], { cwd: ROOT });
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain(
+      '--history-window must be a whole number, 0 or more (0: no history counts), got "-1"',
+    );
   });
 
   it('supports budgets, filters, fallback and typos', async () => {
@@ -276,6 +327,13 @@ describe('toolcap select', () => {
 });
 
 describe('toolcap search', () => {
+  it('names --typos in its usage line', async () => {
+    const help = await runCli(['search', '--help'], { cwd: ROOT });
+    expect(help.stdout.split('\n')[0]).toBe(
+      'Usage: toolcap search [--schemas PATH]... [--k N] [--typos] [--vectors SOURCE] [--json] QUERY',
+    );
+  });
+
   it('prints {"results": [{name, group, score, matched}]}', async () => {
     const result = await runCli(['search', '--k', '2', '--json', 'move my meeting to friday'], {
       cwd: ROOT,

@@ -133,6 +133,27 @@ describe('the relevance option', () => {
     expect(selection.names[0]).toBe('remember');
     expect(selection.names).toHaveLength(2);
     expect(selection.dropped.map((drop) => drop.code)).toEqual(['OVER_MAX_TOOLS']);
+    // the reason names the order of this mode: by score, not round-robin over matched groups
+    expect(selection.dropped[0]!.reason).toBe(
+      'maxTools 2 is reached by higher-ranked tools (pinned, context, then the tools of keyword groups by relevance score); raise maxTools to include it',
+    );
+  });
+
+  it('names the fallback order in OVER_MAX_TOOLS drops of a fallback turn', () => {
+    const selection = registry.select('draw a bar chart of stays', {
+      fallback: { k: 3, minScore: 0 },
+      maxTools: 2,
+    });
+    // "chart" matches the charts group: its tools go round-robin, as the reason says
+    expect(selection.dropped[0]!.reason).toContain('then matched groups round-robin by relevance');
+    const fallback = registry.select('find a place to stay in Kyoto', {
+      fallback: { k: 3, minScore: 0 },
+      maxTools: 2,
+    });
+    expect(fallback.tools.map((selected) => selected.reason.strategy)).toContain('fallback');
+    expect(fallback.dropped.map((drop) => drop.reason)).toContain(
+      'maxTools 2 is reached by higher-ranked tools (pinned, context, then the fallback tools by relevance score); raise maxTools to include it',
+    );
   });
 
   it('abstains with a warning when no tool shares a word with the conversation', () => {

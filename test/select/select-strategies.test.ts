@@ -53,7 +53,8 @@ describe('context strategy', () => {
         name: 'read_doc',
         group: 'project_docs',
         code: 'MISSING_CONTEXT',
-        reason: 'requires context user_id, which this turn does not set; pass context.user_id',
+        reason:
+          'its context group is offered only with context user_id, which this turn does not set; pass context.user_id',
       },
     ]);
     for (const context of [{}, { project_id: null, user_id: 'u1' }, { project_id: undefined }]) {
@@ -297,9 +298,52 @@ describe('requires_context drops', () => {
   it('keeps them with requireContext: false', async () => {
     const registry = await loadRegistry({ dirs: [SCHEMAS] });
     const selection = registry.select('schedule a meeting', { requireContext: false });
-    // a context group still applies only where its keys are set: that is its strategy
-    expect(selection.dropped.map((drop) => drop.group)).toEqual(Array(4).fill('project_docs'));
+    expect(selection.dropped).toEqual([]);
     expect(selection.names).toContain('create_event');
+    // a context group without a context_check is offered as if its tools' keys were set
+    expect(
+      selection.tools.filter((selected) => selected.group === 'project_docs').map((t) => t.reason),
+    ).toEqual(Array(4).fill({ strategy: 'context', matched: ['project_id'] }));
+  });
+
+  it('keeps a context group decided by its keys with requireContext: false', () => {
+    const clock = registryOf([
+      group('clock', { strategy: 'context' }, [
+        tool('local_time', {}, { requires_context: ['timezone'] }),
+      ]),
+      group('calendar', { strategy: 'keyword', keywords: ['time'] }, [
+        tool('calendar_tool', {}, { requires_context: ['user_id'] }),
+      ]),
+    ]);
+    const strict = clock.select('what time is it');
+    // the strategy's verdict and the filter's say which dropped the tool
+    expect(strict.dropped.map((drop) => [drop.name, drop.reason])).toEqual([
+      [
+        'local_time',
+        'its context group is offered only with context timezone, which this turn does not set; pass context.timezone',
+      ],
+      [
+        'calendar_tool',
+        'requires context user_id, which this turn does not set; pass context.user_id',
+      ],
+    ]);
+    const loose = clock.select('what time is it', { requireContext: false });
+    expect(loose.names).toEqual(['local_time', 'calendar_tool']);
+    expect(loose.dropped).toEqual([]);
+  });
+
+  it('leaves a context_check the verdict with requireContext: false', () => {
+    const checked = registryOf(
+      [
+        group('clock', { strategy: 'context', context_check: 'never' }, [
+          tool('local_time', {}, { requires_context: ['timezone'] }),
+        ]),
+      ],
+      { contextChecks: { never: () => false } },
+    );
+    expect(checked.select('hi', { requireContext: false }).dropped).toMatchObject([
+      { name: 'local_time', code: 'CONTEXT_NOT_MET' },
+    ]);
   });
 });
 

@@ -66,8 +66,9 @@ Options:
                            --from-server)
   --version VERSION        semver version of the group (default 1.0.0)
   --executor NAME          handler module for the tools (handlers/NAME; default: the group name)
-  --strategy STRATEGY      always (default), keyword or context
-  --keywords A,B,...       keywords for a keyword group (default: suggested by TF-IDF)
+  --strategy STRATEGY      always (default; keyword with --keywords), keyword or context
+  --keywords A,B,...       keywords for a keyword group (default: suggested by TF-IDF);
+                           without --strategy, makes the group a keyword group
   --description TEXT       group description (default: "Tools imported from FILE (FORMAT).")
   --out DIR                directory to write to (default ./schemas)
   --force                  replace an existing NAME_tools.json
@@ -118,6 +119,11 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     throw new ToolcapError(
       'IMPORT_TARGET_EXISTS',
       `refusing to overwrite ${shownTarget}; pass --force to replace it, or choose another --group or --out`,
+    );
+  }
+  if (options.keywords !== undefined && options.strategy !== 'keyword') {
+    io.stderr(
+      `toolcap import: note: ${options.strategy === 'always' ? 'an always group is offered on every turn' : 'a context group is offered when its context applies'}, so --keywords do not decide when; they only help rank its tools (search, --relevance). Use --strategy keyword (or leave --strategy out) for keywords that select the group\n`,
     );
   }
   const others = await readOtherGroups(outDir, options.group, io.cwd);
@@ -392,6 +398,8 @@ function readOptions(values: Record<string, unknown>): ImportCliOptions {
       .split(',')
       .map((keyword) => keyword.trim())
       .filter((keyword) => keyword !== '');
+    // keywords decide only in a keyword group: giving them asks for one
+    options.strategy ??= 'keyword';
   }
   const description = read('description');
   if (description !== undefined) options.description = description;

@@ -19,7 +19,7 @@ import {
 export const summary = 'rank tools by relevance to a query';
 
 /** Usage text. */
-export const usage = `toolcap search [--schemas PATH]... [--k N] [--vectors SOURCE] [--json] QUERY
+export const usage = `toolcap search [--schemas PATH]... [--k N] [--typos] [--vectors SOURCE] [--json] QUERY
 
 Ranks every loaded tool against QUERY with BM25F over tool names (split into words),
 descriptions, parameter names and descriptions, and group keywords and descriptions.

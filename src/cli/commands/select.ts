@@ -1,4 +1,4 @@
-import type { CostEstimate, LatencyEstimate, ToolCategory } from '../../format/types.js';
+import type { CostEstimate, LatencyEstimate, ToolCategory, Warning } from '../../format/types.js';
 import type {
   DroppedTool,
   HistoryEntry,
@@ -16,6 +16,7 @@ import {
   parseCliArgs,
   positiveInteger,
   stringList,
+  wholeNumber,
 } from '../parse-cli-args.js';
 import { printDiagnostics } from '../print-diagnostics.js';
 import { providerAlias } from '../provider-alias.js';
@@ -47,7 +48,7 @@ ${REGISTRY_OPTIONS_USAGE}
   --context KEY=VALUE      a context value for this turn, e.g. user_id=u1 (repeatable)
   --history TEXT           an earlier user message, oldest first, or the name of a tool called
                            in an earlier turn (repeatable)
-  --history-window N       how many of the latest --history entries count (default 4)
+  --history-window N       how many of the latest --history entries count (default 4; 0: none)
   --max-tools N            at most N tools (pinned tools are kept even above it)
   --max-tokens N           at most N estimated tokens of definitions for --provider
   --provider P             openai, openai-responses, anthropic, google (or gemini, the same),
@@ -63,7 +64,9 @@ ${REGISTRY_OPTIONS_USAGE}
                            --relevance tools (default 0)
   --typos                  also match keywords one typo away (words of 5+ letters)
 ${SEMANTIC_OPTIONS_USAGE}
-  --json                   print {"tools": [...], "dropped": [...], "warnings": [...]}`;
+  --json                   print {"tools": [...], "dropped": [...], "warnings": [...]}; with
+                           --provider, "warnings" also holds the translation's warnings for
+                           the payload, marked "source": "translate"`;
 
 const OPTIONS = {
   ...REGISTRY_OPTIONS,
@@ -110,7 +113,12 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (maxTools !== undefined) options.maxTools = maxTools;
   const maxTokens = positiveInteger('select', 'max-tokens', values['max-tokens']);
   if (maxTokens !== undefined) options.maxTokens = maxTokens;
-  const historyWindow = positiveInteger('select', 'history-window', values['history-window']);
+  const historyWindow = wholeNumber(
+    'select',
+    'history-window',
+    values['history-window'],
+    '0: no history counts',
+  );
   if (historyWindow !== undefined) options.historyWindow = historyWindow;
   const givenProvider = optionalString(values.provider);
   const provider = choice(
@@ -155,20 +163,34 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       ? registry.select(message, options)
       : await registry.selectAsync(message, options);
 
+  // the provider's `tools` value, exactly as a request would carry it, and what translating
+  // changed (the translators are imported only for this: they are not on the start-up path of
+  // a plain select)
+  let translation: { payload: unknown; warnings: readonly Warning[] } | undefined;
+  if (provider !== undefined) {
+    const { translate } = await import('../../providers/translate.js');
+    translation = translate(selection.tools, provider);
+  }
   if (values.json === true) {
     const output = selectionJson(selection);
-    // the provider's `tools` value, exactly as a request would carry it (the translators are
-    // imported only for this: they are not on the start-up path of a plain select)
-    if (provider !== undefined) {
-      const { translate } = await import('../../providers/translate.js');
-      output.payload = translate(selection.tools, provider).payload;
+    if (translation !== undefined) {
+      output.payload = translation.payload;
+      output.warnings = [
+        ...selection.warnings,
+        ...translation.warnings.map((warning) => ({ ...warning, source: 'translate' })),
+      ];
     }
     writeJson(io, output);
     return 0;
   }
+  const style = createStyle(useColor(io));
   for (const warning of selection.warnings) {
+    io.stderr(`${style.yellow(`warning ${warning.code}`)} ${warning.message}\n`);
+  }
+  for (const warning of translation?.warnings ?? []) {
+    const where = warning.tool === undefined ? '' : ` ${warning.tool}`;
     io.stderr(
-      `${createStyle(useColor(io)).yellow(`warning ${warning.code}`)} ${warning.message}\n`,
+      `${style.yellow(`warning ${warning.code}`)}${where} (translating for ${provider}): ${warning.message}\n`,
     );
   }
   const rows = selection.tools.map((tool) => [

@@ -8,6 +8,7 @@ import { isTypoCandidate } from '../../text/typo-index.js';
 import { isTooShort } from '../analyze-turn.js';
 import { callContextCheck, contextCheckFailure } from '../call-context-check.js';
 import { compareStrings } from '../keyword-index.js';
+import { type BudgetOrder, overMaxToolsReason } from '../over-max-tools-reason.js';
 import {
   DEFAULT_RANKING,
   type RankingSettings,
@@ -16,6 +17,7 @@ import {
 import { type ResolvedSelectOptions, resolveSelectOptions } from '../resolve-select-options.js';
 import { roundScore } from '../round-score.js';
 import { DEFAULT_SEARCH_K } from '../search-tools.js';
+import { missingContextReason } from '../stages/filter-candidates.js';
 import { normalizeScore } from '../stages/score-candidates.js';
 import { BM25_K1, groupFieldTexts, toolFieldTexts } from '../tool-document.js';
 import type {
@@ -181,10 +183,10 @@ export function referenceSelect(
     if (checkName === undefined) {
       for (const tool of tools) {
         const keys = tool.metadata.requires_context;
-        if (keys.every((key) => hasKey(input, settings, key))) {
+        if (!settings.requireContext || keys.every((key) => hasKey(input, settings, key))) {
           candidates.push(candidate(tool, 'context', [...keys], [], undefined, group.group));
         } else {
-          dropped.push(missingContext(input, settings, tool));
+          dropped.push(missingContext(input, settings, tool, 'context group'));
         }
       }
       continue;
@@ -370,7 +372,13 @@ export function referenceSelect(
   if (budgeted || settings.order === 'relevance') {
     const ordered = priorityOrder(survivors);
     if (budgeted) {
-      const result = applyBudgets(input, settings, ordered, dropped, warnings);
+      const order: BudgetOrder =
+        settings.relevance !== undefined
+          ? 'relevance'
+          : candidates.some((entry) => entry.strategy === 'fallback')
+            ? 'fallback'
+            : 'matched';
+      const result = applyBudgets(input, settings, ordered, order, dropped, warnings);
       kept = result.kept;
       estimatedTokens = result.tokens;
     } else {
@@ -510,13 +518,14 @@ function missingContext(
   input: ReferenceInput,
   settings: ResolvedSelectOptions,
   tool: RegisteredTool,
+  by: 'context group' | 'filter',
 ): DroppedTool {
   const missing = tool.metadata.requires_context.filter((key) => !hasKey(input, settings, key));
   return {
     name: tool.name,
     group: tool.group,
     code: 'MISSING_CONTEXT',
-    reason: `requires context ${missing.join(', ')}, which this turn does not set; pass ${missing.map((key) => `context.${key}`).join(', ')}`,
+    reason: missingContextReason(missing, by),
   };
 }
 
@@ -537,7 +546,7 @@ function filterDrop(
     settings.requireContext &&
     !tool.metadata.requires_context.every((key) => hasKey(input, settings, key))
   ) {
-    return missingContext(input, settings, tool);
+    return missingContext(input, settings, tool, 'filter');
   }
   if (settings.categories.length > 0 && !settings.categories.includes(tool.category)) {
     return drop(
@@ -594,6 +603,7 @@ function applyBudgets(
   input: ReferenceInput,
   settings: ResolvedSelectOptions,
   ordered: readonly Candidate[],
+  order: BudgetOrder,
   dropped: DroppedTool[],
   warnings: Warning[],
 ): { kept: Candidate[]; tokens: number | undefined } {
@@ -621,7 +631,7 @@ function applyBudgets(
         name: entry.tool.name,
         group: entry.tool.group,
         code: 'OVER_MAX_TOOLS',
-        reason: `maxTools ${maxTools} is reached by higher-ranked tools (pinned, context, then matched groups round-robin by relevance); raise maxTools to include it`,
+        reason: overMaxToolsReason(maxTools, order),
       });
       continue;
     }

@@ -1,4 +1,5 @@
-import { ALWAYS, type Turn } from '../turn.js';
+import type { BudgetOrder } from '../over-max-tools-reason.js';
+import { ALWAYS, FALLBACK, type Turn } from '../turn.js';
 
 /** The slots the budgets kept, and the estimated tokens of their tools (with `maxTokens`). */
 export interface BudgetResult {
@@ -20,6 +21,13 @@ export function applyBudgets(turn: Turn, ordered: readonly number[]): BudgetResu
   const kept: number[] = [];
   let tokens = 0;
   let position = 0;
+  // the order the drop reasons describe; fallback tools, when offered, are the last stratum
+  const order: BudgetOrder =
+    settings.relevance !== undefined
+      ? 'relevance'
+      : candidates.count > 0 && candidates.strata[candidates.count - 1] === FALLBACK
+        ? 'fallback'
+        : 'matched';
   for (
     ;
     position < ordered.length && candidates.strata[ordered[position]!] === ALWAYS;
@@ -43,7 +51,7 @@ export function applyBudgets(turn: Turn, ordered: readonly number[]): BudgetResu
   for (; position < ordered.length; position++) {
     const tool = candidates.tools[ordered[position]!]!;
     if (maxTools !== undefined && kept.length >= maxTools) {
-      turn.dropped.push(index.overMaxToolsDrop(tool, maxTools));
+      turn.dropped.push(index.overMaxToolsDrop(tool, maxTools, order));
       continue;
     }
     if (maxTokens !== undefined) {

@@ -70,13 +70,17 @@ function addContextGroup(turn: Turn, group: number): void {
   const checkName = definition.selection.context_check;
   const tools = index.toolsOfGroup[group]!;
   if (checkName === undefined) {
-    // each tool whose own keys are set is in; the others are dropped, naming the keys
+    // each tool whose own keys are set is in; the others are dropped, naming the keys.
+    // requireContext: false offers them as if the keys were set, as it keeps other tools
     for (const tool of tools) {
       const keys = index.keyLists[index.keyListOfTool[tool]!]!;
-      if (keys.every((key) => index.hasContextKey(settings.context, key))) {
+      if (
+        !settings.requireContext ||
+        keys.every((key) => index.hasContextKey(settings.context, key))
+      ) {
         turn.candidates.add([tool], CONTEXT, { matched: keys, typos: undefined }, NaN);
       } else {
-        turn.dropped.push(missingContextDrop(turn, tool));
+        turn.dropped.push(missingContextDrop(turn, tool, 'context group'));
       }
     }
     return;

@@ -68,8 +68,15 @@ function filterDrop(turn: Turn, tool: number, code: DropCode): DroppedTool {
   return { name: registered.name, group: registered.group, code, reason };
 }
 
-/** The `MISSING_CONTEXT` drop of `tool`, naming the keys this turn does not set. */
-export function missingContextDrop(turn: Turn, tool: number): DroppedTool {
+/**
+ * The `MISSING_CONTEXT` drop of `tool`, naming the keys this turn does not set and what left it
+ * out: its `context` group's condition (`by: 'context group'`) or the `requireContext` filter.
+ */
+export function missingContextDrop(
+  turn: Turn,
+  tool: number,
+  by: 'context group' | 'filter' = 'filter',
+): DroppedTool {
   const { index, settings } = turn;
   const missing = index.keyLists[index.keyListOfTool[tool]!]!.filter(
     (key) => !index.hasContextKey(settings.context, key),
@@ -78,6 +85,17 @@ export function missingContextDrop(turn: Turn, tool: number): DroppedTool {
     name: index.toolNames[tool]!,
     group: index.toolGroups[tool]!,
     code: 'MISSING_CONTEXT',
-    reason: `requires context ${missing.join(', ')}, which this turn does not set; pass ${missing.map((key) => `context.${key}`).join(', ')}`,
+    reason: missingContextReason(missing, by),
   };
+}
+
+/** The reason of a `MISSING_CONTEXT` drop (shared with the reference selection). */
+export function missingContextReason(
+  missing: readonly string[],
+  by: 'context group' | 'filter',
+): string {
+  const pass = `pass ${missing.map((key) => `context.${key}`).join(', ')}`;
+  return by === 'context group'
+    ? `its context group is offered only with context ${missing.join(', ')}, which this turn does not set; ${pass}`
+    : `requires context ${missing.join(', ')}, which this turn does not set; ${pass}`;
 }
