@@ -170,12 +170,19 @@ export interface Gateway {
  * reloads of the local files rebuild the catalog, which is swapped atomically and announced to
  * the sessions. Calls are validated against the tool's schema, then run locally or forwarded.
  * Resolves once every upstream has connected or failed once (at most `startupWaitMs`); late ones
- * join later. Throws a ToolcapError (`GATEWAY_INVALID_OVERLAY`) when an overlay is unusable.
+ * join later. Throws a ToolcapError (`GATEWAY_INVALID_OVERLAY`) when an overlay is unusable;
+ * whatever makes it throw, the upstream servers it started are stopped first.
  */
 export async function createGateway(options: GatewayOptions = {}): Promise<Gateway> {
   checkOptions('createGateway', options, GATEWAY_OPTIONS);
   const gateway = new ToolGateway(options);
-  await gateway.start();
+  try {
+    await gateway.start();
+  } catch (error) {
+    // the upstream processes started so far would keep the caller's process alive for good
+    await gateway.close();
+    throw error;
+  }
   return gateway;
 }
 
