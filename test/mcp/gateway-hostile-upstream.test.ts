@@ -192,3 +192,100 @@ describe('an unexpected error while the gateway builds its catalog or starts', (
     await waitFor(() => !isRunning(pids[0]!));
   });
 });
+
+// One fixture process for the whole block, stopped by gateway.close(); no restart unless it
+// really went down.
+describe('answers of a tools/call the SDK cannot read', () => {
+  let gateway: Gateway | undefined;
+  const problems: string[] = [];
+  afterEach(async () => {
+    await gateway?.close();
+    gateway = undefined;
+    problems.length = 0;
+  });
+  const start = async (options: { maxUpstreamMessageBytes?: number } = {}) => {
+    gateway = await createGateway({
+      upstreams: [
+        rawServer('raw', [
+          FINE,
+          ...['big', 'null_result', 'extra_member', 'noise'].map((name) => ({ ...FINE, name })),
+        ]),
+      ],
+      restartInitialDelayMs: 60_000,
+      callTimeoutMs: 60_000,
+      ...options,
+      onEvent: (event) => {
+        if (event.type === 'upstream-problem') problems.push(`${event.server}: ${event.problem}`);
+      },
+    });
+    return gateway;
+  };
+  const pidOf = (gateway: Gateway) => gateway.status().servers[0]?.pid;
+
+  it('fails only the call whose answer is over the limit, naming its size; the server stays up', async () => {
+    const served = await start();
+    const pid = pidOf(served);
+    const { client } = await connectClient(served);
+    const result = await client.callTool({ name: 'big', arguments: { chars: 20_000_000 } });
+    expect(result.isError).toBe(true);
+    // the text and its JSON-RPC envelope (whose size depends on the request id)
+    expect(textOf(result)).toMatch(
+      /^UPSTREAM_RESULT_TOO_LARGE: The MCP server "raw" answered with 200000\d\d bytes, more than the gateway's 10485760-byte limit for a message from an upstream server; the answer was dropped unread \(the server stays connected\)\. Ask for less data \(e\.g\. a smaller limit or range\)\.$/,
+    );
+    // the same process answers the next call: nothing was dropped or restarted
+    expect(textOf(await client.callTool({ name: 'fine', arguments: {} }))).toBe(
+      `fine called by pid ${pid}`,
+    );
+    expect(served.status().servers[0]).toMatchObject({ state: 'available', restarts: 0, pid });
+    // under the limit, the same tool answers
+    const small = await client.callTool({ name: 'big', arguments: { chars: 1000 } });
+    expect(textOf(small)).toBe('x'.repeat(1000));
+    await client.close();
+  });
+
+  it('takes its limit from maxUpstreamMessageBytes', async () => {
+    const served = await start({ maxUpstreamMessageBytes: 4096 });
+    const { client } = await connectClient(served);
+    const result = await client.callTool({ name: 'big', arguments: { chars: 5000 } });
+    expect(textOf(result)).toMatch(
+      /^UPSTREAM_RESULT_TOO_LARGE: The MCP server "raw" answered with 50\d\d bytes, more than the gateway's 4096-byte limit /,
+    );
+    expect(textOf(await client.callTool({ name: 'big', arguments: { chars: 4000 } }))).toBe(
+      'x'.repeat(4000),
+    );
+    await client.close();
+  });
+
+  it('drops, and reports, what answers no request; the call itself is answered', async () => {
+    const served = await start({ maxUpstreamMessageBytes: 4096 });
+    const { client } = await connectClient(served);
+    const result = await client.callTool({ name: 'noise', arguments: { chars: 5000 } });
+    expect(textOf(result)).toBe('after the noise');
+    expect(problems).toEqual([
+      // the parser's own words differ between Node versions
+      expect.stringMatching(
+        /^raw: a line on its stdout is not JSON \(.+\), dropped: "starting up\.\.\."$/,
+      ),
+      'raw: a message of 5086 bytes on its stdout, more than the limit of 4096 bytes, was dropped unread; it showed no response id at either end, so a call waiting for it ends at its time limit',
+    ]);
+    await client.close();
+  });
+
+  it('answers UPSTREAM_INVALID_RESULT at once for a response the SDK would drop', async () => {
+    const served = await start();
+    const { client } = await connectClient(served);
+    // the call limit is 60 s: an answer now is no timeout
+    const nullResult = await client.callTool({ name: 'null_result', arguments: {} });
+    expect(nullResult.isError).toBe(true);
+    expect(textOf(nullResult)).toBe(
+      'UPSTREAM_INVALID_RESULT: The MCP server "raw" answered with a message that is not a valid JSON-RPC response: its "result" is null, not an object.',
+    );
+    const extra = await client.callTool({ name: 'extra_member', arguments: {} });
+    expect(textOf(extra)).toBe(
+      'UPSTREAM_INVALID_RESULT: The MCP server "raw" answered with a message that is not a valid JSON-RPC response: it has members a response does not have ("extra").',
+    );
+    expect(served.status().servers[0]).toMatchObject({ state: 'available', restarts: 0 });
+    expect(problems).toEqual([]);
+    await client.close();
+  });
+});

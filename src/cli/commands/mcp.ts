@@ -450,6 +450,9 @@ function createEventLog(io: CliIo): (event: GatewayEvent) => void {
       case 'stderr':
         io.stderr(`[${event.server}] ${event.line}\n`);
         return;
+      case 'upstream-problem':
+        io.stderr(`toolcap mcp: upstream "${event.server}": ${event.problem}\n`);
+        return;
       case 'semantic-failed':
         io.stderr(
           `toolcap mcp: semantic scoring failed, find_tools answered by words alone: ${event.message}\n`,
