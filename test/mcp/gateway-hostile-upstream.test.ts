@@ -1,5 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogBuilder } from '../../src/mcp/gateway/build-catalog.js';
 import { createGateway, type Gateway } from '../../src/mcp/gateway/create-gateway.js';
 import type { UpstreamServer } from '../../src/mcp/gateway/upstream-config.js';
@@ -287,5 +288,54 @@ describe('answers of a tools/call the SDK cannot read', () => {
     expect(served.status().servers[0]).toMatchObject({ state: 'available', restarts: 0 });
     expect(problems).toEqual([]);
     await client.close();
+  });
+});
+
+// One HTTP fixture process, killed by its pid after the block.
+describe('an HTTP upstream answering a tools/call with an invalid response', () => {
+  let child: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, [RAW_RPC_SERVER, '--http', '0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, RAW_TOOLS: JSON.stringify([FINE, { ...FINE, name: 'null_result' }]) },
+    });
+    url = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        const match = /listening (\S+)/.exec(text);
+        if (match !== null) resolve(match[1]!);
+      });
+      child.once('exit', () => reject(new Error(`the HTTP fixture exited: ${text}`)));
+    });
+  });
+  afterAll(() => {
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      process.kill(child.pid, 'SIGKILL');
+    }
+  });
+
+  it('is UPSTREAM_INVALID_RESULT, and the server stays available', async () => {
+    const gateway = await createGateway({
+      upstreams: [{ transport: 'http', name: 'remote', group: 'remote', url, headers: {} }],
+      restartInitialDelayMs: 60_000,
+    });
+    try {
+      const { client } = await connectClient(gateway);
+      const result = await client.callTool({ name: 'null_result', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        'UPSTREAM_INVALID_RESULT: The MCP server "remote" answered with a message that is not a valid JSON-RPC response (the MCP SDK could not parse it; a "result" must be an object).',
+      );
+      expect(gateway.status().servers[0]).toMatchObject({ state: 'available', restarts: 0 });
+      expect(textOf(await client.callTool({ name: 'fine', arguments: {} }))).toMatch(
+        /^fine called by pid \d+$/,
+      );
+      await client.close();
+    } finally {
+      await gateway.close();
+    }
   });
 });

@@ -222,6 +222,13 @@ export class UpstreamConnection {
           `${label} answered with an error: ${error.message.replace(MCP_ERROR_PREFIX, '')}`,
         );
       }
+      if (isParseError(error)) {
+        // the SDK's HTTP transport rejects the call when the answer fails its message schema
+        return toolError(
+          'UPSTREAM_INVALID_RESULT',
+          `${label} answered with a message that is not a valid JSON-RPC response (the MCP SDK could not parse it; a "result" must be an object).`,
+        );
+      }
       // not a JSON-RPC answer: the connection itself failed (an HTTP server went away)
       this.#lost(client, `the last call failed: ${errorMessage(error)}`);
       return toolError(
@@ -388,6 +395,15 @@ export class UpstreamConnection {
     this.#retryInMs = retryInMs;
     this.#options.onStatus(this.status());
   }
+}
+
+/** Whether `error` is the SDK's message schema (zod) rejecting what the server sent. */
+function isParseError(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.name === 'ZodError' &&
+    Array.isArray((error as { issues?: unknown }).issues)
+  );
 }
 
 /** The upstream's result if it has the shape of a `tools/call` result, else a tool error. */
