@@ -13,6 +13,7 @@ import type {
 import { normalizeImportedSchema } from '../json-schema/normalize-imported-schema.js';
 import { isPlainObject, type SchemaNode } from '../json-schema/schema-node.js';
 import { createWarningSink } from '../json-schema/schema-warnings.js';
+import { quoteValue } from '../util/quote-value.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { extractProviderTools, type RawTool } from './import/extract-provider-tools.js';
 import { annotationsBeyondCategory, inferCategory } from './import/infer-category.js';
@@ -90,7 +91,7 @@ export function fromProvider(
       renamed.push([name, raw.name]);
       warnings.push({
         code: 'TOOL_RENAMED',
-        message: `tool name ${JSON.stringify(raw.name)} is not valid for every provider${name !== toCanonicalToolName(raw.name) ? ' (or collides with another tool)' : ''}; it is "${name}" now`,
+        message: `tool name ${quoteValue(raw.name)} is not valid for every provider${name !== toCanonicalToolName(raw.name) ? ' (or collides with another tool)' : ''}; it is "${name}" now`,
         tool: name,
       });
     }
@@ -101,7 +102,7 @@ export function fromProvider(
       used.delete(name);
       warnings.push({
         code: 'ENTRY_SKIPPED',
-        message: `tool ${JSON.stringify(raw.name)} was skipped: its input schema's root is ${JSON.stringify((raw.inputSchema as SchemaNode).type)}, but tool arguments are always a JSON object`,
+        message: `tool ${quoteValue(raw.name)} was skipped: its input schema's root is ${quoteValue((raw.inputSchema as SchemaNode).type)}, but tool arguments are always a JSON object`,
         pointer: `/${index}`,
       });
       return;
@@ -123,9 +124,15 @@ function buildTool(
   let description = typeof raw.description === 'string' ? raw.description.trim() : '';
   if (description === '') {
     description = title ?? raw.name;
+    const given = raw.description;
+    // a description of the wrong type is a bug in the source, not a missing text
+    const problem =
+      given === undefined || typeof given === 'string'
+        ? 'the tool has no description'
+        : `the tool's description is ${quoteValue(given)}, not a string`;
     warnings.push({
       code: 'DESCRIPTION_MISSING',
-      message: `the tool has no description; "${description}" is used, but the model chooses tools by their descriptions, so write a real one`,
+      message: `${problem}; ${quoteValue(description)} is used, but the model chooses tools by their descriptions, so write a real one`,
       tool: name,
     });
   }

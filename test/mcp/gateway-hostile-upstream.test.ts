@@ -5,6 +5,8 @@ import { CatalogBuilder } from '../../src/mcp/gateway/build-catalog.js';
 import { createGateway, type Gateway } from '../../src/mcp/gateway/create-gateway.js';
 import type { UpstreamServer } from '../../src/mcp/gateway/upstream-config.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
+import { createTempDir } from '../helpers/temp-files.js';
+import { HANDSHAKE, rawSession, startCliGateway } from './cli-gateway-process.js';
 import { connectClient, REPO_ROOT, textOf, waitFor } from './gateway-helpers.js';
 
 const RAW_RPC_SERVER = join(REPO_ROOT, 'test', 'fixtures', 'mcp-upstreams', 'raw-rpc-server.mjs');
@@ -336,6 +338,61 @@ describe('an HTTP upstream answering a tools/call with an invalid response', () 
       await client.close();
     } finally {
       await gateway.close();
+    }
+  });
+});
+
+// One `toolcap mcp` process (the built CLI) and its one upstream, stopped by closing its stdin.
+describe('toolcap mcp over an upstream listing a null entry, a long name and a numeric description', () => {
+  it('serves, says what it changed in short quoted values, and exits when its input ends', async () => {
+    const long = `x-${'y'.repeat(298)}`;
+    const tools = [
+      FINE,
+      null,
+      { ...FINE, name: long },
+      { ...FINE, name: 'numbered', description: 5 },
+    ];
+    const dir = createTempDir({
+      'servers.json': {
+        mcpServers: {
+          raw: {
+            command: process.execPath,
+            args: [RAW_RPC_SERVER],
+            env: { RAW_TOOLS: JSON.stringify(tools) },
+          },
+        },
+      },
+    });
+    const gateway = startCliGateway(['--upstream', 'servers.json', '--schemas', dir], { cwd: dir });
+    try {
+      await gateway.waitForStderr(/serving 3 tool\(s\) over stdio/);
+      const session = rawSession(gateway.child);
+      for (const message of HANDSHAKE) session.send(message);
+      session.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      const listed = (await session.answer(1)).result as { tools: { name: string }[] };
+      expect(listed.tools.map((tool) => tool.name)).toEqual([
+        'fine',
+        expect.stringMatching(/^x_y+_[0-9a-f]{8}$/),
+        'numbered',
+      ]);
+      const lines = gateway.stderr().split('\n');
+      expect(lines).toContain(
+        'toolcap mcp: server "raw": ENTRY_SKIPPED: entry 1 of the mcp payload was skipped: it is not an object',
+      );
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^toolcap mcp: renamed "x-${'y'.repeat(77)}… of upstream "raw" to "x_y+_[0-9a-f]{8}" \\(not a valid tool name\\)$`,
+          ),
+        ),
+      );
+      expect(lines).toContain(
+        'toolcap mcp: server "raw": DESCRIPTION_MISSING numbered: the tool\'s description is 5, not a string; "numbered" is used, but the model chooses tools by their descriptions, so write a real one',
+      );
+      expect(gateway.stderr()).not.toContain('y'.repeat(100));
+      expect(await gateway.stop()).toBe(0);
+    } finally {
+      await gateway.stop();
     }
   });
 });
