@@ -5,6 +5,7 @@ import { CatalogBuilder } from '../../src/mcp/gateway/build-catalog.js';
 import { createGateway, type Gateway } from '../../src/mcp/gateway/create-gateway.js';
 import type { UpstreamServer } from '../../src/mcp/gateway/upstream-config.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
+import { runCli } from '../helpers/run-cli.js';
 import { createTempDir } from '../helpers/temp-files.js';
 import { HANDSHAKE, rawSession, startCliGateway } from './cli-gateway-process.js';
 import { connectClient, REPO_ROOT, textOf, waitFor } from './gateway-helpers.js';
@@ -351,6 +352,7 @@ describe('toolcap mcp over an upstream listing a null entry, a long name and a n
       null,
       { ...FINE, name: long },
       { ...FINE, name: 'numbered', description: 5 },
+      { ...FINE, name: 'big' },
     ];
     const dir = createTempDir({
       'servers.json': {
@@ -363,9 +365,12 @@ describe('toolcap mcp over an upstream listing a null entry, a long name and a n
         },
       },
     });
-    const gateway = startCliGateway(['--upstream', 'servers.json', '--schemas', dir], { cwd: dir });
+    const gateway = startCliGateway(
+      ['--upstream', 'servers.json', '--schemas', dir, '--max-upstream-message-bytes', '4096'],
+      { cwd: dir },
+    );
     try {
-      await gateway.waitForStderr(/serving 3 tool\(s\) over stdio/);
+      await gateway.waitForStderr(/serving 4 tool\(s\) over stdio/);
       const session = rawSession(gateway.child);
       for (const message of HANDSHAKE) session.send(message);
       session.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
@@ -374,7 +379,18 @@ describe('toolcap mcp over an upstream listing a null entry, a long name and a n
         'fine',
         expect.stringMatching(/^x_y+_[0-9a-f]{8}$/),
         'numbered',
+        'big',
       ]);
+      session.send({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'big', arguments: { chars: 5000 } },
+      });
+      const big = (await session.answer(2)).result as { content: { text: string }[] };
+      expect(big.content[0]?.text).toMatch(
+        /^UPSTREAM_RESULT_TOO_LARGE: The MCP server "raw" answered with 50\d\d bytes, more than the gateway's 4096-byte limit /,
+      );
       const lines = gateway.stderr().split('\n');
       expect(lines).toContain(
         'toolcap mcp: server "raw": ENTRY_SKIPPED: entry 1 of the mcp payload was skipped: it is not an object',
@@ -394,5 +410,25 @@ describe('toolcap mcp over an upstream listing a null entry, a long name and a n
     } finally {
       await gateway.stop();
     }
+  });
+});
+
+describe('toolcap mcp --max-upstream-message-bytes', () => {
+  it('is a usage error without --upstream, or under 1024', async () => {
+    const alone = await runCli(['mcp', '--max-upstream-message-bytes', '5000'], {
+      cwd: createTempDir(),
+    });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain(
+      'toolcap: --max-upstream-message-bytes limits what upstream MCP servers send: it only applies with --upstream FILE',
+    );
+    const small = await runCli(
+      ['mcp', '--upstream', 'servers.json', '--max-upstream-message-bytes', '100'],
+      { cwd: createTempDir() },
+    );
+    expect(small.code).toBe(2);
+    expect(small.stderr).toContain(
+      "toolcap: --max-upstream-message-bytes 100 is too small: an upstream's handshake alone may need more; give at least 1024",
+    );
   });
 });
