@@ -353,6 +353,7 @@ describe('toolcap mcp over an upstream listing a null entry, a long name and a n
       { ...FINE, name: long },
       { ...FINE, name: 'numbered', description: 5 },
       { ...FINE, name: 'big' },
+      { ...FINE, name: 'noise' },
     ];
     const dir = createTempDir({
       'servers.json': {
@@ -370,7 +371,7 @@ describe('toolcap mcp over an upstream listing a null entry, a long name and a n
       { cwd: dir },
     );
     try {
-      await gateway.waitForStderr(/serving 4 tool\(s\) over stdio/);
+      await gateway.waitForStderr(/serving 5 tool\(s\) over stdio/);
       const session = rawSession(gateway.child);
       for (const message of HANDSHAKE) session.send(message);
       session.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
@@ -380,6 +381,7 @@ describe('toolcap mcp over an upstream listing a null entry, a long name and a n
         expect.stringMatching(/^x_y+_[0-9a-f]{8}$/),
         'numbered',
         'big',
+        'noise',
       ]);
       session.send({
         jsonrpc: '2.0',
@@ -390,6 +392,18 @@ describe('toolcap mcp over an upstream listing a null entry, a long name and a n
       const big = (await session.answer(2)).result as { content: { text: string }[] };
       expect(big.content[0]?.text).toMatch(
         /^UPSTREAM_RESULT_TOO_LARGE: The MCP server "raw" answered with 50\d\d bytes, more than the gateway's 4096-byte limit /,
+      );
+      // what the server writes on stdout besides JSON-RPC is reported, not silently dropped
+      session.send({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'noise', arguments: { chars: 10 } },
+      });
+      const noise = (await session.answer(3)).result as { content: { text: string }[] };
+      expect(noise.content[0]?.text).toBe('after the noise');
+      await gateway.waitForStderr(
+        /toolcap mcp: upstream "raw": a line on its stdout is not JSON \(.+\), dropped: "starting up\.\.\."\n/,
       );
       const lines = gateway.stderr().split('\n');
       expect(lines).toContain(
