@@ -412,7 +412,7 @@ describe('toolcap mcp over an upstream listing a null entry, a long name and a n
       expect(lines).toContainEqual(
         expect.stringMatching(
           new RegExp(
-            `^toolcap mcp: renamed "x-${'y'.repeat(77)}… of upstream "raw" to "x_y+_[0-9a-f]{8}" \\(not a valid tool name\\)$`,
+            `^toolcap mcp: renamed "x-${'y'.repeat(62)}… \\(300 characters\\)" of upstream "raw" to "x_y+_[0-9a-f]{8}" \\(not a valid tool name\\)$`,
           ),
         ),
       );

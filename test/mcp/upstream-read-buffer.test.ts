@@ -77,7 +77,7 @@ describe('UpstreamReadBuffer', () => {
     ]);
     expect(problems).toEqual([
       [1, 'its "result" is null, not an object'],
-      [2, 'its "result" is [1], not an object'],
+      [2, 'its "result" is a list of 1, not an object'],
       [3, 'its "error" is "boom", not an object with an integer "code" and a string "message"'],
       [4, 'it has both "result" and "error"'],
       [5, 'its "jsonrpc" is "1.0", not "2.0"'],

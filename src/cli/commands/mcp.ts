@@ -15,7 +15,7 @@ import type { HttpServeHandle } from '../../mcp/gateway/serve-http.js';
 import { readUpstreamConfig, type UpstreamServer } from '../../mcp/gateway/upstream-config.js';
 import type { UpstreamState } from '../../mcp/gateway/upstream-connection.js';
 import { errorMessage } from '../../util/error-message.js';
-import { quoteValue } from '../../util/quote-value.js';
+import { shortenName } from '../../util/shorten-name.js';
 import type { RegistryWatcher } from '../../watch/watch-registry.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CliIo } from '../io.js';
@@ -492,7 +492,7 @@ function createEventLog(io: CliIo): (event: GatewayEvent) => void {
         const lines = [
           ...event.summary.renamed.map(
             (entry) =>
-              `renamed ${quoteValue(entry.from)} of upstream "${entry.server}" to "${entry.to}" (${renameReason(entry)})`,
+              `renamed ${JSON.stringify(shortenName(entry.from))} of upstream "${entry.server}" to "${entry.to}" (${renameReason(entry)})`,
           ),
           ...event.summary.notes,
         ];

@@ -6,6 +6,7 @@ import { type ImportToolListOptions, importToolList } from '../../migrate/import
 import { suggestKeywords } from '../../migrate/suggest-keywords.js';
 import { toCanonicalToolName } from '../../providers/import/to-canonical-tool-name.js';
 import { quoteValue } from '../../util/quote-value.js';
+import { shortenName } from '../../util/shorten-name.js';
 import type { UpstreamListing } from './list-upstream-tools.js';
 import type { UpstreamOverlay } from './read-overlays.js';
 import {
@@ -127,7 +128,7 @@ export function buildUpstreamGroup(input: {
         (pointer, problem) => {
           if (!hiddenTools.has(rawName)) {
             notes.push(
-              `tool ${quoteValue(rawName)}: inputSchema at ${quoteValue(pointer)} ${problem}, since MCP clients reject a whole tools/list that holds it`,
+              `tool ${JSON.stringify(shortenName(rawName))}: inputSchema at ${JSON.stringify(shortenName(pointer))} ${problem}, since MCP clients reject a whole tools/list that holds it`,
             );
           }
         },
@@ -215,7 +216,7 @@ export function buildUpstreamGroup(input: {
       rawAnnotations.set(rawName, servedAnnotations(value, problems));
       if (problems.length > 0 && !hiddenTools.has(rawName)) {
         notes.push(
-          `tool ${quoteValue(rawName)}: ${problems.join('; ')}; left out, since MCP clients reject a whole tools/list that holds it (a hint left out never makes the tool look safer)`,
+          `tool ${JSON.stringify(shortenName(rawName))}: ${problems.join('; ')}; left out, since MCP clients reject a whole tools/list that holds it (a hint left out never makes the tool look safer)`,
         );
       }
     }

@@ -5,7 +5,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isPlainObject } from '../../json-schema/schema-node.js';
 import { errorMessage } from '../../util/error-message.js';
-import { quoteValue } from '../../util/quote-value.js';
+import { shortenName } from '../../util/shorten-name.js';
 import { sniffRequestId } from './check-json-rpc-message.js';
 import { LineSplitter } from './line-splitter.js';
 
@@ -98,7 +98,7 @@ export class UpstreamReadBuffer {
       value = JSON.parse(line);
     } catch (error) {
       this.#onProblem(
-        `a line on its stdout is not JSON (${errorMessage(error)}), dropped: ${quoteValue(line)}`,
+        `a line on its stdout is not JSON (${errorMessage(error)}), dropped: ${JSON.stringify(shortenName(line))}`,
       );
       return;
     }
@@ -109,7 +109,7 @@ export class UpstreamReadBuffer {
     }
     const id = responseId(value);
     if (id === undefined) {
-      this.#onProblem(`a message on its stdout is not JSON-RPC, dropped: ${quoteValue(value)}`);
+      this.#onProblem(`a message on its stdout is not JSON-RPC, dropped: ${describeValue(value)}`);
       return;
     }
     const problem = describeInvalidResponse(value as Record<string, unknown>);
@@ -146,19 +146,36 @@ const RESPONSE_MEMBERS = new Set(['jsonrpc', 'id', 'result', 'error']);
 /** What makes a message with an id and no method fail the JSON-RPC response schema. */
 function describeInvalidResponse(message: Record<string, unknown>): string {
   if (message.jsonrpc !== '2.0')
-    return `its "jsonrpc" is ${quoteValue(message.jsonrpc)}, not "2.0"`;
+    return `its "jsonrpc" is ${describeValue(message.jsonrpc)}, not "2.0"`;
   const extra = Object.keys(message).filter((key) => !RESPONSE_MEMBERS.has(key));
   if (extra.length > 0) {
-    return `it has members a response does not have (${extra.map((key) => quoteValue(key)).join(', ')})`;
+    return `it has members a response does not have (${describeKeys(extra)})`;
   }
   const hasResult = Object.hasOwn(message, 'result');
   const hasError = Object.hasOwn(message, 'error');
   if (hasResult && hasError) return 'it has both "result" and "error"';
-  if (hasResult) return `its "result" is ${quoteValue(message.result)}, not an object`;
+  if (hasResult) return `its "result" is ${describeValue(message.result)}, not an object`;
   if (hasError) {
-    return `its "error" is ${quoteValue(message.error)}, not an object with an integer "code" and a string "message"`;
+    return `its "error" is ${describeValue(message.error)}, not an object with an integer "code" and a string "message"`;
   }
   return 'it has neither "result" nor "error"';
+}
+
+/** A value a server sent, for a message: short, whatever it holds. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(shortenName(value));
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
+  }
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (isPlainObject(value)) return `an object with the members ${describeKeys(Object.keys(value))}`;
+  return `a ${typeof value}`;
+}
+
+/** A few keys, quoted and shortened, then how many more. */
+function describeKeys(keys: readonly string[]): string {
+  const shown = keys.slice(0, 5).map((key) => JSON.stringify(shortenName(key)));
+  return keys.length > 5 ? `${shown.join(', ')} and ${keys.length - 5} more` : shown.join(', ');
 }
 
 /**
