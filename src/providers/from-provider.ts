@@ -13,6 +13,7 @@ import type {
 import { normalizeImportedSchema } from '../json-schema/normalize-imported-schema.js';
 import { isPlainObject, type SchemaNode } from '../json-schema/schema-node.js';
 import { createWarningSink } from '../json-schema/schema-warnings.js';
+import { shortenName } from '../util/shorten-name.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { extractProviderTools, type RawTool } from './import/extract-provider-tools.js';
 import { annotationsBeyondCategory, inferCategory } from './import/infer-category.js';
@@ -90,7 +91,7 @@ export function fromProvider(
       renamed.push([name, raw.name]);
       warnings.push({
         code: 'TOOL_RENAMED',
-        message: `tool name ${JSON.stringify(raw.name)} is not valid for every provider${name !== toCanonicalToolName(raw.name) ? ' (or collides with another tool)' : ''}; it is "${name}" now`,
+        message: `tool name ${JSON.stringify(shortenName(raw.name))} is not valid for every provider${name !== toCanonicalToolName(raw.name) ? ' (or collides with another tool)' : ''}; it is "${name}" now`,
         tool: name,
       });
     }
@@ -101,7 +102,7 @@ export function fromProvider(
       used.delete(name);
       warnings.push({
         code: 'ENTRY_SKIPPED',
-        message: `tool ${JSON.stringify(raw.name)} was skipped: its input schema's root is ${JSON.stringify((raw.inputSchema as SchemaNode).type)}, but tool arguments are always a JSON object`,
+        message: `tool ${JSON.stringify(shortenName(raw.name))} was skipped: its input schema's root is ${JSON.stringify((raw.inputSchema as SchemaNode).type)}, but tool arguments are always a JSON object`,
         pointer: `/${index}`,
       });
       return;
@@ -123,9 +124,15 @@ function buildTool(
   let description = typeof raw.description === 'string' ? raw.description.trim() : '';
   if (description === '') {
     description = title ?? raw.name;
+    const given = raw.description;
+    // a description of the wrong type is a bug in the source, not a missing text
+    const problem =
+      given === undefined || typeof given === 'string'
+        ? 'the tool has no description'
+        : `the tool's description is ${describeNonString(given)}, not a string`;
     warnings.push({
       code: 'DESCRIPTION_MISSING',
-      message: `the tool has no description; "${description}" is used, but the model chooses tools by their descriptions, so write a real one`,
+      message: `${problem}; ${JSON.stringify(shortenName(description))} is used, but the model chooses tools by their descriptions, so write a real one`,
       tool: name,
     });
   }
@@ -239,4 +246,12 @@ function checkOptions(options: FromProviderOptions): void {
       );
     }
   }
+}
+
+/** A value that should have been a string, for a message: short whatever its size. */
+function describeNonString(value: unknown): string {
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
+  }
+  return Array.isArray(value) ? 'a list' : `a ${typeof value}`;
 }

@@ -120,7 +120,12 @@ describe('parseUpstreamConfig', () => {
     expect(() =>
       parseUpstreamConfig('{"mcpServers": {"a": {"command": "x"},}}', { file: 'trailing.json' }),
     ).toThrow(/^trailing\.json:1:39: invalid JSON: /);
-    expect(() => parseUpstreamConfig('  ', { file: 'c.json' })).toThrow('c.json: is empty');
+    // an empty file says what it should hold, not only that it holds nothing
+    for (const text of ['', '  \n']) {
+      expect(() => parseUpstreamConfig(text, { file: 'c.json' })).toThrow(
+        'c.json: is empty; it should name the MCP servers to run behind the gateway, as MCP clients write them: {"mcpServers": {"name": {"command": "...", "args": ["..."]}}} (or {"url": "..."} for an HTTP server)',
+      );
+    }
   });
 
   it('reads a file, resolving cwd against its directory, and names an unreadable one', async () => {

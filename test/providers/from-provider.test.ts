@@ -152,6 +152,36 @@ describe('fromProvider: payload shapes', () => {
     expect(result.warnings[0]).toMatchObject({ code: 'ENTRY_SKIPPED' });
   });
 
+  it('says a description of the wrong type is not a string, rather than missing', () => {
+    const result = fromProvider('mcp', [
+      { name: 'five', description: 5, inputSchema: { type: 'object' } },
+      { name: 'none', inputSchema: { type: 'object' } },
+      { name: 'blank', title: 'Blank tool', description: '  ', inputSchema: { type: 'object' } },
+      { name: 'listed', description: ['a', 'b'], inputSchema: { type: 'object' } },
+    ]);
+    expect(result.warnings.map((warning) => warning.message)).toEqual([
+      'the tool\'s description is 5, not a string; "five" is used, but the model chooses tools by their descriptions, so write a real one',
+      'the tool has no description; "none" is used, but the model chooses tools by their descriptions, so write a real one',
+      'the tool has no description; "Blank tool" is used, but the model chooses tools by their descriptions, so write a real one',
+      'the tool\'s description is a list, not a string; "listed" is used, but the model chooses tools by their descriptions, so write a real one',
+    ]);
+  });
+
+  it('quotes a long tool name in its warnings cut to 64 characters and its length', () => {
+    const long = `a-${'b'.repeat(298)}`;
+    const renamed = fromProvider('mcp', [{ name: long, description: 'd', inputSchema: {} }]);
+    const quoted = `"a-${'b'.repeat(62)}… \\(300 characters\\)"`;
+    expect(renamed.warnings[0]?.message).toMatch(
+      new RegExp(
+        `^tool name ${quoted} is not valid for every provider; it is "a_b+_[0-9a-f]{8}" now$`,
+      ),
+    );
+    const skipped = fromProvider('mcp', [{ name: long, inputSchema: { type: 'string' } }]);
+    expect(skipped.warnings.find((warning) => warning.code === 'ENTRY_SKIPPED')?.message).toBe(
+      `tool "a-${'b'.repeat(62)}… (300 characters)" was skipped: its input schema's root is "string", but tool arguments are always a JSON object`,
+    );
+  });
+
   it('throws INVALID_PAYLOAD, UNKNOWN_PROVIDER and INVALID_OPTIONS for unusable input', () => {
     expect(() => fromProvider('mcp', 'tools')).toThrow(
       expect.objectContaining({ code: 'INVALID_PAYLOAD' }),

@@ -15,6 +15,7 @@ import type { HttpServeHandle } from '../../mcp/gateway/serve-http.js';
 import { readUpstreamConfig, type UpstreamServer } from '../../mcp/gateway/upstream-config.js';
 import type { UpstreamState } from '../../mcp/gateway/upstream-connection.js';
 import { errorMessage } from '../../util/error-message.js';
+import { shortenName } from '../../util/shorten-name.js';
 import type { RegistryWatcher } from '../../watch/watch-registry.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import type { CliIo } from '../io.js';
@@ -84,6 +85,9 @@ ${EXECUTION_OPTIONS_USAGE}
   --allow-origin ORIGIN    with --http: an Origin browsers may send (repeatable; default none)
   --allow-host NAME        with --http: a Host header name to accept (repeatable)
   --max-message-bytes N    largest message or request body (default 4194304)
+  --max-upstream-message-bytes N
+                           with --upstream: largest message read from a stdio server; a larger
+                           answer fails its call (default 10485760, at least 1024)
   With --expose selected or search, find_tools can also rank by meaning:
 ${SEMANTIC_OPTIONS_USAGE}
 
@@ -113,6 +117,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       'allow-origin': { type: 'string', multiple: true },
       'allow-host': { type: 'string', multiple: true },
       'max-message-bytes': { type: 'string' },
+      'max-upstream-message-bytes': { type: 'string' },
       'record-pairs': { type: 'string' },
     },
     { min: 0, max: 0, names: 'none' },
@@ -121,8 +126,25 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const expose = readExpose(optionalString(values.expose));
   const callTimeoutMs = positiveInteger('mcp', 'call-timeout', values['call-timeout']);
   const maxMessageBytes = positiveInteger('mcp', 'max-message-bytes', values['max-message-bytes']);
+  const maxUpstreamMessageBytes = positiveInteger(
+    'mcp',
+    'max-upstream-message-bytes',
+    values['max-upstream-message-bytes'],
+  );
   const http = readHttp(values, io);
   const upstreamFile = optionalString(values.upstream);
+  if (maxUpstreamMessageBytes !== undefined && maxUpstreamMessageBytes < 1024) {
+    throw new CliUsageError(
+      `--max-upstream-message-bytes ${maxUpstreamMessageBytes} is too small: an upstream's handshake alone may need more; give at least 1024`,
+      'mcp',
+    );
+  }
+  if (upstreamFile === undefined && maxUpstreamMessageBytes !== undefined) {
+    throw new CliUsageError(
+      '--max-upstream-message-bytes limits what upstream MCP servers send: it only applies with --upstream FILE',
+      'mcp',
+    );
+  }
   if (upstreamFile === undefined && values['safe-property-names'] === true) {
     throw new CliUsageError(
       "--safe-property-names renames the property keys of upstream MCP servers' tools: it only applies with --upstream FILE",
@@ -235,6 +257,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       context,
       hideUnavailable: values['all-tools'] !== true,
       safePropertyNames: values['safe-property-names'] === true,
+      ...(maxUpstreamMessageBytes === undefined ? {} : { maxUpstreamMessageBytes }),
       name: 'toolcap',
       version: await readPackageVersion(),
       cwd: io.cwd,
@@ -451,6 +474,9 @@ function createEventLog(io: CliIo): (event: GatewayEvent) => void {
       case 'stderr':
         io.stderr(`[${event.server}] ${event.line}\n`);
         return;
+      case 'upstream-problem':
+        io.stderr(`toolcap mcp: upstream "${event.server}": ${event.problem}\n`);
+        return;
       case 'semantic-failed':
         io.stderr(
           `toolcap mcp: semantic scoring failed, find_tools answered by words alone: ${event.message}\n`,
@@ -467,7 +493,7 @@ function createEventLog(io: CliIo): (event: GatewayEvent) => void {
         const lines = [
           ...event.summary.renamed.map(
             (entry) =>
-              `renamed "${entry.from}" of upstream "${entry.server}" to "${entry.to}" (${renameReason(entry)})`,
+              `renamed ${JSON.stringify(shortenName(entry.from))} of upstream "${entry.server}" to "${entry.to}" (${renameReason(entry)})`,
           ),
           ...event.summary.notes,
         ];

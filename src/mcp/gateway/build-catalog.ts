@@ -156,7 +156,16 @@ function buildCatalog(
   const taken = new Set<string>([...reserved, ...registry.list().map((tool) => tool.name)]);
   for (const { server, listing } of input.upstreams) {
     if (listing === undefined) continue;
-    const group = buildServedGroup(server, listing, input, taken, served);
+    let group: ReturnType<typeof buildUpstreamGroup>;
+    try {
+      group = buildServedGroup(server, listing, input, taken, served);
+    } catch (error) {
+      // a listing no check foresaw must cost that server's tools, never the whole catalog
+      notes.push(
+        `server "${server.name}": its tools cannot be served (its tools/list could not be read: ${errorMessage(error)})`,
+      );
+      continue;
+    }
     for (const note of group.notes) notes.push(`server "${server.name}": ${note}`);
     try {
       registry = registry.register(group.document);

@@ -1,10 +1,12 @@
 import valid from 'semver/functions/valid.js';
 import type { JsonSchema, ToolDefinition } from '../../format/types.js';
-import { isPlainObject } from '../../json-schema/schema-node.js';
+import { defineEntry, isPlainObject } from '../../json-schema/schema-node.js';
 import type { ImportedGroup, RenamedTool } from '../../migrate/build-imported-group.js';
 import { type ImportToolListOptions, importToolList } from '../../migrate/import-tool-list.js';
 import { suggestKeywords } from '../../migrate/suggest-keywords.js';
 import { toCanonicalToolName } from '../../providers/import/to-canonical-tool-name.js';
+import { quoteValue } from '../../util/quote-value.js';
+import { shortenName } from '../../util/shorten-name.js';
 import type { UpstreamListing } from './list-upstream-tools.js';
 import type { UpstreamOverlay } from './read-overlays.js';
 import {
@@ -121,7 +123,17 @@ export function buildUpstreamGroup(input: {
   for (const entry of entries) {
     const rawName = toolName(entry);
     if (rawName !== undefined && !served.has(rawName)) {
-      served.set(rawName, servedInputSchema((entry as { inputSchema?: unknown }).inputSchema));
+      const schema = servedInputSchema(
+        (entry as { inputSchema?: unknown }).inputSchema,
+        (pointer, problem) => {
+          if (!hiddenTools.has(rawName)) {
+            notes.push(
+              `tool ${JSON.stringify(shortenName(rawName))}: inputSchema at ${JSON.stringify(shortenName(pointer))} ${problem}, since MCP clients reject a whole tools/list that holds it`,
+            );
+          }
+        },
+      );
+      served.set(rawName, schema);
     }
   }
   const imported = convertTools(entries, served, {
@@ -196,14 +208,17 @@ export function buildUpstreamGroup(input: {
   const rawAnnotations = new Map<string, Record<string, unknown>>();
   for (const entry of entries) {
     const rawName = toolName(entry);
+    // a nameless entry (`null`, a number) was skipped by the conversion, with a note
+    if (rawName === undefined) continue;
     const value = (entry as { annotations?: unknown }).annotations;
-    if (
-      rawName !== undefined &&
-      value !== null &&
-      typeof value === 'object' &&
-      !Array.isArray(value)
-    ) {
-      rawAnnotations.set(rawName, value as Record<string, unknown>);
+    if (isPlainObject(value)) {
+      const problems: string[] = [];
+      rawAnnotations.set(rawName, servedAnnotations(value, problems));
+      if (problems.length > 0 && !hiddenTools.has(rawName)) {
+        notes.push(
+          `tool ${JSON.stringify(shortenName(rawName))}: ${problems.join('; ')}; left out, since MCP clients reject a whole tools/list that holds it (a hint left out never makes the tool look safer)`,
+        );
+      }
     }
   }
   const annotations = new Map<string, Record<string, unknown>>();
@@ -260,6 +275,36 @@ export function buildUpstreamGroup(input: {
     names,
     notes,
   };
+}
+
+/** The type MCP gives each standard annotation (the SDK's clients check them). */
+const ANNOTATION_TYPES = new Map([
+  ['title', 'string'],
+  ['readOnlyHint', 'boolean'],
+  ['destructiveHint', 'boolean'],
+  ['idempotentHint', 'boolean'],
+  ['openWorldHint', 'boolean'],
+]);
+
+/**
+ * The server's annotations as listed, without the standard ones of the wrong type (each
+ * described in `problems`): one would make MCP clients reject the whole `tools/list`. An absent
+ * hint takes MCP's default, which never says more about safety than the server did.
+ */
+function servedAnnotations(
+  annotations: Record<string, unknown>,
+  problems: string[],
+): Record<string, unknown> {
+  const served: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(annotations)) {
+    const type = ANNOTATION_TYPES.get(key);
+    if (type !== undefined && typeof value !== type) {
+      problems.push(`annotations.${key} is ${quoteValue(value)}, not a ${type}`);
+      continue;
+    }
+    defineEntry(served, key, value);
+  }
+  return problems.length === 0 ? annotations : served;
 }
 
 /** Stands in for an input schema the group format rejects: the tool is searched without it. */

@@ -76,6 +76,11 @@ export interface GatewayOptions {
   restartInitialDelayMs?: number;
   /** Largest reconnection delay. Default 30,000 ms. */
   restartMaxDelayMs?: number;
+  /**
+   * Largest message read from a stdio upstream server, in bytes; a larger answer fails its call
+   * with `UPSTREAM_RESULT_TOO_LARGE`. Default 10 MiB (the MCP SDK's own limit).
+   */
+  maxUpstreamMessageBytes?: number;
   /** Tools a `find_tools` call returns by default. Default 5. */
   findLimit?: number;
   /** Name and version in the MCP handshake. Default `toolcap` / `0.0.0`. */
@@ -97,6 +102,8 @@ export interface GatewayOptions {
 export type GatewayEvent =
   | { type: 'upstream'; status: UpstreamStatus }
   | { type: 'stderr'; server: string; line: string }
+  /** A stdio upstream wrote a message the gateway dropped (not JSON-RPC, or too large). */
+  | { type: 'upstream-problem'; server: string; problem: string }
   | { type: 'catalog'; summary: CatalogSummary }
   | { type: 'overlay-rejected'; problems: readonly string[] }
   /**
@@ -170,12 +177,19 @@ export interface Gateway {
  * reloads of the local files rebuild the catalog, which is swapped atomically and announced to
  * the sessions. Calls are validated against the tool's schema, then run locally or forwarded.
  * Resolves once every upstream has connected or failed once (at most `startupWaitMs`); late ones
- * join later. Throws a ToolcapError (`GATEWAY_INVALID_OVERLAY`) when an overlay is unusable.
+ * join later. Throws a ToolcapError (`GATEWAY_INVALID_OVERLAY`) when an overlay is unusable;
+ * whatever makes it throw, the upstream servers it started are stopped first.
  */
 export async function createGateway(options: GatewayOptions = {}): Promise<Gateway> {
   checkOptions('createGateway', options, GATEWAY_OPTIONS);
   const gateway = new ToolGateway(options);
-  await gateway.start();
+  try {
+    await gateway.start();
+  } catch (error) {
+    // the upstream processes started so far would keep the caller's process alive for good
+    await gateway.close();
+    throw error;
+  }
   return gateway;
 }
 
@@ -211,6 +225,10 @@ const GATEWAY_OPTIONS: OptionSpec = {
   startupWaitMs: milliseconds(0),
   restartInitialDelayMs: milliseconds(1),
   restartMaxDelayMs: milliseconds(1),
+  maxUpstreamMessageBytes: (value) =>
+    Number.isInteger(value) && (value as number) >= 1024
+      ? undefined
+      : 'an integer number of bytes of at least 1024',
   findLimit: (value) =>
     Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_FIND_LIMIT
       ? undefined
@@ -275,6 +293,11 @@ class ToolGateway implements Gateway, SessionHost {
           onListing: (listing) => this.#onListing(server, listing),
           onStatus: (status) => this.#emit({ type: 'upstream', status }),
           onStderr: (line) => this.#emit({ type: 'stderr', server: server.name, line }),
+          onProblem: (problem) =>
+            this.#emit({ type: 'upstream-problem', server: server.name, problem }),
+          ...(options.maxUpstreamMessageBytes === undefined
+            ? {}
+            : { maxMessageBytes: options.maxUpstreamMessageBytes }),
         }),
       );
     }

@@ -81,11 +81,24 @@ function describe(client: Client, tools: unknown[]): UpstreamListing {
   };
 }
 
+/** How `createUpstreamTransport` reads a stdio server's messages. */
+export interface UpstreamTransportOptions {
+  /** Largest message read from a stdio server. Default 10 MiB, the SDK's own limit. */
+  maxMessageBytes?: number;
+  /** A message of a stdio server that was dropped (not JSON-RPC, too large without an id). */
+  onProblem?: (problem: string) => void;
+}
+
 /**
  * The SDK client transport for a configured server: `StdioClientTransport` (the child's stderr
- * piped, so the caller decides where it goes) or `StreamableHTTPClientTransport`.
+ * piped, so the caller decides where it goes) or `StreamableHTTPClientTransport`. A stdio
+ * transport reads the server's messages with an `UpstreamReadBuffer` instead of the SDK's
+ * buffer, so an answer over the limit or malformed fails only its own request.
  */
-export async function createUpstreamTransport(server: UpstreamServer): Promise<Transport> {
+export async function createUpstreamTransport(
+  server: UpstreamServer,
+  options: UpstreamTransportOptions = {},
+): Promise<Transport> {
   if (server.transport === 'http') {
     const { StreamableHTTPClientTransport } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -95,13 +108,26 @@ export async function createUpstreamTransport(server: UpstreamServer): Promise<T
     });
   }
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  return new StdioClientTransport({
+  const { DEFAULT_MAX_UPSTREAM_MESSAGE_BYTES, UpstreamReadBuffer } = await import(
+    './upstream-read-buffer.js'
+  );
+  const maxBufferSize = options.maxMessageBytes ?? DEFAULT_MAX_UPSTREAM_MESSAGE_BYTES;
+  const transport = new StdioClientTransport({
     command: server.command,
     args: [...server.args],
     env: { ...server.env },
     stderr: 'pipe',
+    maxBufferSize,
     ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
   });
+  // the SDK offers no public way to replace its framing: its buffer is the private field
+  // `_readBuffer` (a test pins this). Without it, the SDK's buffer applies the same limit but
+  // closes the connection when a message exceeds it
+  const internals = transport as unknown as { _readBuffer?: { append?: unknown } };
+  if (typeof internals._readBuffer?.append === 'function') {
+    internals._readBuffer = new UpstreamReadBuffer(maxBufferSize, options.onProblem ?? (() => {}));
+  }
+  return transport;
 }
 
 /**

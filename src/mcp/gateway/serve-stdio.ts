@@ -10,6 +10,7 @@ import {
   JSON_RPC_ERRORS,
   sniffRequestId,
 } from './check-json-rpc-message.js';
+import { LineSplitter } from './line-splitter.js';
 import { TrackingTransport } from './tracking-transport.js';
 
 /** Default largest message, in bytes: the SDK's HTTP transport limit. */
@@ -33,8 +34,6 @@ export interface ServeStdioOptions {
    */
   signal?: AbortSignal;
 }
-
-const SNIFF_BYTES = 512;
 
 /**
  * Serves `server` over stdio through the SDK's `StdioServerTransport`, behind a guard that
@@ -127,75 +126,4 @@ export async function serveStdio(server: Server, options: ServeStdioOptions): Pr
   await transport.idle(options.drainTimeoutMs ?? 60_000);
   await server.close();
   await closed;
-}
-
-interface LineHandlers {
-  line(text: string): void;
-  /** A line over the limit: its size and its first and last bytes. */
-  oversized(bytes: number, head: string, tail: string): void;
-}
-
-/** Splits a byte stream into lines, skipping (and reporting) lines over a size limit. */
-class LineSplitter {
-  readonly #maxBytes: number;
-  readonly #handlers: LineHandlers;
-  #chunks: Buffer[] = [];
-  #size = 0;
-  #discarding = false;
-  #head = '';
-  #tail = Buffer.alloc(0);
-
-  constructor(maxBytes: number, handlers: LineHandlers) {
-    this.#maxBytes = maxBytes;
-    this.#handlers = handlers;
-  }
-
-  push(chunk: Buffer): void {
-    let start = 0;
-    while (start <= chunk.length) {
-      const newline = chunk.indexOf(10, start);
-      const end = newline === -1 ? chunk.length : newline;
-      if (end > start) this.#append(chunk.subarray(start, end));
-      if (newline === -1) return;
-      this.#finishLine();
-      start = newline + 1;
-    }
-  }
-
-  /** End of input: a last line without a newline still counts. */
-  end(): void {
-    if (this.#size > 0 || this.#discarding) this.#finishLine();
-  }
-
-  #append(piece: Buffer): void {
-    if (!this.#discarding && this.#size + piece.length > this.#maxBytes) {
-      // start skipping: keep only both ends, to find the request's id
-      const whole = Buffer.concat([...this.#chunks, piece.subarray(0, SNIFF_BYTES)]);
-      this.#head = whole.subarray(0, SNIFF_BYTES).toString('utf8');
-      this.#discarding = true;
-      this.#chunks = [];
-    }
-    this.#size += piece.length;
-    if (this.#discarding) {
-      const tail = Buffer.concat([this.#tail, piece]);
-      this.#tail = tail.subarray(Math.max(0, tail.length - SNIFF_BYTES));
-    } else {
-      this.#chunks.push(piece);
-    }
-  }
-
-  #finishLine(): void {
-    const size = this.#size;
-    const discarded = this.#discarding;
-    const text = discarded ? '' : Buffer.concat(this.#chunks).toString('utf8');
-    const head = this.#head;
-    const tail = this.#tail.toString('utf8');
-    this.#chunks = [];
-    this.#size = 0;
-    this.#discarding = false;
-    this.#head = '';
-    this.#tail = Buffer.alloc(0);
-    if (discarded) this.#handlers.oversized(size, head, tail.replace(/\r$/, ''));
-    else this.#handlers.line(text);
-  }
 }

@@ -106,7 +106,10 @@ function readConfigText(
   const parsed = parseJsonDocument(text);
   if (!parsed.ok) {
     throw parsed.reason === 'empty'
-      ? configError(options.file, 'is empty; write {"mcpServers": {"name": {"command": "..."}}}')
+      ? configError(
+          options.file,
+          'is empty; it should name the MCP servers to run behind the gateway, as MCP clients write them: {"mcpServers": {"name": {"command": "...", "args": ["..."]}}} (or {"url": "..."} for an HTTP server)',
+        )
       : configError(
           `${options.file}:${parsed.position.line}:${parsed.position.column}`,
           `invalid JSON: ${parsed.message}`,

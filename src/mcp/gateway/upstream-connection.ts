@@ -15,6 +15,7 @@ import {
 } from './list-upstream-tools.js';
 import { toolError } from './tool-results.js';
 import type { UpstreamServer } from './upstream-config.js';
+import { unreadableAnswer } from './upstream-read-buffer.js';
 
 /**
  * `connecting`: the first connection is being made. `available`: connected and listed.
@@ -71,6 +72,10 @@ export interface UpstreamConnectionOptions extends UpstreamTiming {
   onStatus: (status: UpstreamStatus) => void;
   /** A line the stdio server wrote on its stderr. */
   onStderr?: (line: string) => void;
+  /** Largest message read from a stdio server. Default 10 MiB. */
+  maxMessageBytes?: number;
+  /** A message of the stdio server that was dropped (not JSON-RPC, or too large without an id). */
+  onProblem?: (problem: string) => void;
 }
 
 /** A connection that stayed up this long resets the restart backoff. */
@@ -176,6 +181,19 @@ export class UpstreamConnection {
       return checkCallResult(result, label);
     } catch (error) {
       if (options.signal?.aborted === true) throw error;
+      const unreadable = unreadableAnswer(error);
+      if (unreadable?.kind === 'too-large') {
+        return toolError(
+          'UPSTREAM_RESULT_TOO_LARGE',
+          `${label} answered with ${unreadable.bytes} bytes, more than the gateway's ${unreadable.limit}-byte limit for a message from an upstream server; the answer was dropped unread (the server stays connected). Ask for less data (e.g. a smaller limit or range).`,
+        );
+      }
+      if (unreadable?.kind === 'invalid') {
+        return toolError(
+          'UPSTREAM_INVALID_RESULT',
+          `${label} answered with a message that is not a valid JSON-RPC response: ${unreadable.problem}.`,
+        );
+      }
       if (timer.signal.aborted) {
         return toolError(
           'UPSTREAM_TIMEOUT',
@@ -202,6 +220,13 @@ export class UpstreamConnection {
         return toolError(
           'UPSTREAM_ERROR',
           `${label} answered with an error: ${error.message.replace(MCP_ERROR_PREFIX, '')}`,
+        );
+      }
+      if (isParseError(error)) {
+        // the SDK's HTTP transport rejects the call when the answer fails its message schema
+        return toolError(
+          'UPSTREAM_INVALID_RESULT',
+          `${label} answered with a message that is not a valid JSON-RPC response (the MCP SDK could not parse it; a "result" must be an object).`,
         );
       }
       // not a JSON-RPC answer: the connection itself failed (an HTTP server went away)
@@ -239,7 +264,12 @@ export class UpstreamConnection {
     let client: Client | undefined;
     let transport: Transport | undefined;
     try {
-      transport = await createUpstreamTransport(server);
+      transport = await createUpstreamTransport(server, {
+        ...(this.#options.maxMessageBytes === undefined
+          ? {}
+          : { maxMessageBytes: this.#options.maxMessageBytes }),
+        ...(this.#options.onProblem === undefined ? {} : { onProblem: this.#options.onProblem }),
+      });
       if (this.#isClosed()) return;
       // close() aborts it from here on (its process is spawned by connect below)
       this.#pending = transport;
@@ -365,6 +395,15 @@ export class UpstreamConnection {
     this.#retryInMs = retryInMs;
     this.#options.onStatus(this.status());
   }
+}
+
+/** Whether `error` is the SDK's message schema (zod) rejecting what the server sent. */
+function isParseError(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.name === 'ZodError' &&
+    Array.isArray((error as { issues?: unknown }).issues)
+  );
 }
 
 /** The upstream's result if it has the shape of a `tools/call` result, else a tool error. */
