@@ -4,6 +4,9 @@
  */
 export type BudgetOrder = 'matched' | 'relevance' | 'fallback';
 
+/** Every `BudgetOrder`, in a fixed order (for numeric cache keys). */
+export const BUDGET_ORDERS: readonly BudgetOrder[] = ['matched', 'relevance', 'fallback'];
+
 const ORDER_TEXT: Readonly<Record<BudgetOrder, string>> = {
   matched: 'pinned, context, then matched groups round-robin by relevance',
   relevance: 'pinned, context, then the tools of keyword groups by relevance score',

@@ -11,7 +11,7 @@ import { TypoIndex } from '../text/typo-index.js';
 import { WordCache } from './analyze-turn.js';
 import { Candidates } from './candidates.js';
 import { KeywordIndex } from './keyword-index.js';
-import { type BudgetOrder, overMaxToolsReason } from './over-max-tools-reason.js';
+import { BUDGET_ORDERS, type BudgetOrder, overMaxToolsReason } from './over-max-tools-reason.js';
 import { DEFAULT_RANKING, type RankingSettings, relatedMaxDocuments } from './ranking-settings.js';
 import { RelevanceIndex } from './relevance-index.js';
 import { TermVocabulary } from './term-vocabulary.js';
@@ -128,7 +128,7 @@ export class SelectionIndex {
   #lexicalById: (LexicalTerm | undefined)[] = [];
   readonly #tokenEstimates = new Map<ProviderId, Float64Array>();
   /** `OVER_MAX_TOOLS` drops by order and `maxTools` value, then by tool: made once, frozen, shared. */
-  readonly #overMaxToolsDrops = new Map<string, (DroppedTool | undefined)[]>();
+  readonly #overMaxToolsDrops = new Map<number, (DroppedTool | undefined)[]>();
   /** The candidate list lent to turns; undefined while a turn has it. */
   #spareCandidates: Candidates | undefined = new Candidates();
   #toolByName: ReadonlyMap<string, number> | undefined;
@@ -292,7 +292,8 @@ export class SelectionIndex {
    * never differ.
    */
   overMaxToolsDrop(tool: number, maxTools: number, order: BudgetOrder): DroppedTool {
-    const key = `${order}:${maxTools}`;
+    // a number, not a string: this runs for every tool a large catalog's turn drops
+    const key = maxTools * BUDGET_ORDERS.length + BUDGET_ORDERS.indexOf(order);
     let drops = this.#overMaxToolsDrops.get(key);
     if (drops === undefined) {
       if (this.#overMaxToolsDrops.size >= DROP_CACHE_LIMIT) this.#overMaxToolsDrops.clear();
