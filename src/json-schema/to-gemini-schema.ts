@@ -150,6 +150,8 @@ export function toGeminiSchema(
     if (type === undefined && !Array.isArray(node.anyOf)) type = inferGeminiType(node);
 
     for (const [key, value] of Object.entries(node)) {
+      // a key set to undefined (a schema built in code) is absent, as JSON.stringify drops it
+      if (value === undefined) continue;
       const childPointer = `${pointer}/${escapePointerToken(key)}`;
       switch (key) {
         case 'type':

@@ -191,6 +191,8 @@ class Converter {
     const notes: string[] = [];
 
     for (const [key, value] of Object.entries(working)) {
+      // a key set to undefined (a schema built in code) is absent, as JSON.stringify drops it
+      if (value === undefined) continue;
       const childPointer = `${pointer}/${escapePointerToken(key)}`;
       if (ALWAYS_DROPPED.has(key)) continue;
       if (key === 'properties' && isPlainObject(value)) {

@@ -223,6 +223,28 @@ describe('Registry.register', () => {
     ]);
   });
 
+  it('treats a schema key set to undefined as absent, as JSON.stringify does', () => {
+    const registry = createRegistry().register(
+      makeGroup('undefs', {
+        tools: [
+          makeTool({
+            name: 'a',
+            input_schema: {
+              type: 'object',
+              properties: { n: { type: 'integer', default: undefined, format: undefined } },
+            },
+          }),
+        ],
+      }),
+    );
+    expect(registry.diagnostics).toEqual([]);
+    for (const provider of ['openai', 'google'] as const) {
+      const { payload, warnings } = registry.translate(registry.list(), provider);
+      expect(JSON.stringify(payload)).not.toContain('undefined');
+      expect(warnings).toEqual([]);
+    }
+  });
+
   it('wraps a group whose reading throws in a RegistryLoadError', () => {
     const throwing = makeGroup('getter');
     Object.defineProperty(throwing, 'description', {
