@@ -65,13 +65,19 @@ export const anthropicToolCalls: ToolCallCodec<'anthropic'> = {
       );
       return { role: 'user', text: text ?? '' };
     }
-    if (role !== 'assistant') return undefined;
+    if (role !== 'assistant') {
+      return {
+        problem: `has the role ${JSON.stringify(role)}; Anthropic messages are "user" or "assistant" (a system prompt goes in the request's "system" field)`,
+      };
+    }
     const tools: string[] = [];
     for (const [index, block] of (typeof content === 'string' ? [] : content).entries()) {
       if (!isRecord(block) || block.type !== 'tool_use') continue;
       if (typeof block.name !== 'string') {
         return { problem: `has content[${index}], a "tool_use" block, without a "name"` };
       }
+      // the client tool search toolcap answers is not a tool of the registry (as for Responses)
+      if (block.name === ANTHROPIC_CLIENT_SEARCH_TOOL_NAME) continue;
       tools.push(block.name);
     }
     return { role: 'assistant', tools };

@@ -64,7 +64,11 @@ export const bedrockToolCalls: ToolCallCodec<'bedrock'> = {
       if (onlyBlocks(content, (block) => isRecord(block.toolResult))) return undefined;
       return { role: 'user', text: contentText(content, (block) => block.text) ?? '' };
     }
-    if (role !== 'assistant') return undefined;
+    if (role !== 'assistant') {
+      return {
+        problem: `has the role ${JSON.stringify(role)}; Bedrock Converse messages are "user" or "assistant" (a system prompt goes in the request's "system" field)`,
+      };
+    }
     const tools: string[] = [];
     for (const [index, block] of content.entries()) {
       if (!isRecord(block) || !isRecord(block.toolUse)) continue;

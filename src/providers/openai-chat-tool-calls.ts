@@ -63,7 +63,13 @@ export const openAIChatToolCalls: ToolCallCodec<'openai'> = {
         ? { problem: 'is a user message whose "content" is neither a string nor an array of parts' }
         : { role: 'user', text };
     }
-    return message.role === 'assistant' ? readAssistantCalls(message.tool_calls) : undefined;
+    if (message.role !== 'assistant') return undefined;
+    const read = readAssistantCalls(message.tool_calls);
+    // the legacy single function_call, still a ChatCompletionMessageParam
+    const legacy = isRecord(message.function_call) ? message.function_call.name : undefined;
+    if (read !== undefined && 'tools' in read && typeof legacy === 'string')
+      read.tools.push(legacy);
+    return read;
   },
   writeResults(outcomes) {
     return outcomes.map(

@@ -1,3 +1,4 @@
+import { suggestProviderId } from '../format/provider-ids.js';
 import { describeValue } from '../util/check-options.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import {
@@ -27,8 +28,14 @@ export function readConversation(
   messages: unknown,
 ): ConversationMessage[] {
   if (typeof provider !== 'string' || !Object.hasOwn(TOOL_CALL_CODECS, provider)) {
+    // "gemini" means google and "claude" anthropic, as everywhere a provider is named
+    const family = suggestProviderId(provider);
     const similar =
-      typeof provider === 'string' ? suggestSimilar(provider, TOOL_CALL_PROVIDER_IDS) : [];
+      family !== undefined && (TOOL_CALL_PROVIDER_IDS as readonly string[]).includes(family)
+        ? [family]
+        : typeof provider === 'string'
+          ? suggestSimilar(provider, TOOL_CALL_PROVIDER_IDS)
+          : [];
     throw new ProviderResponseError(
       'UNSUPPORTED_PROVIDER',
       String(provider),

@@ -166,7 +166,8 @@ describe('historyFromMessages: recorded conversations of each provider', () => {
   it.each([
     ['openai', 'openai', []],
     ['openai-responses', 'openai-responses', []],
-    ['anthropic', 'anthropic', [{ tool: 'search_tools' }]],
+    // Anthropic's client tool search is toolcap's, not a tool of the registry: left out
+    ['anthropic', 'anthropic', []],
     ['google', 'google', [{ tool: 'read_file' }]],
     ['bedrock', 'bedrock', [{ tool: 'file_read' }]],
   ] as const)('%s: user texts and called tools, oldest first; system prompts, answers and results left out', (provider, directory, lastCall) => {
@@ -247,6 +248,31 @@ describe('historyFromMessages: recorded conversations of each provider', () => {
     ).toEqual([{ tool: 'file_read' }]);
   });
 
+  it("leaves out Anthropic's client tool search and reads OpenAI's legacy function_call", () => {
+    expect(
+      historyFromMessages('anthropic', [
+        { role: 'user', content: 'find my project docs' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 't1', name: 'search_tools', input: { query: 'docs' } },
+            { type: 'tool_use', id: 't2', name: 'list_project_docs', input: {} },
+          ],
+        },
+      ]),
+    ).toEqual(['find my project docs', { tool: 'list_project_docs' }]);
+    expect(
+      historyFromMessages('openai', [
+        { role: 'user', content: 'what is on today' },
+        {
+          role: 'assistant',
+          content: null,
+          function_call: { name: 'get_agenda', arguments: '{}' },
+        },
+      ]),
+    ).toEqual(['what is on today', { tool: 'get_agenda' }]);
+  });
+
   it('gives an empty history for an empty conversation', () => {
     expect(historyFromMessages('anthropic', [])).toEqual([]);
     expect(historyFromMessages('anthropic', [], { excludeLastUserMessage: true })).toEqual([]);
@@ -277,6 +303,25 @@ describe('historyFromMessages: bad input', () => {
       'historyFromMessages: cannot read the messages of "mcp"; it reads "openai", "openai-responses", "anthropic", "google", "bedrock"',
     );
     expect(() => historyFromMessages('opanai' as never, [])).toThrowError(ProviderResponseError);
+    // a model family names its provider, as in translate
+    fails(
+      () => historyFromMessages('gemini' as never, []),
+      'UNSUPPORTED_PROVIDER',
+      'historyFromMessages: cannot read the messages of "gemini"; it reads "openai", "openai-responses", "anthropic", "google", "bedrock". Did you mean "google"?',
+    );
+  });
+
+  it('refuses a role the provider has no messages of', () => {
+    fails(
+      () => historyFromMessages('anthropic', [{ role: 'system', content: 'Be brief.' }]),
+      'INVALID_MESSAGES',
+      'historyFromMessages("anthropic", messages): messages[0] has the role "system"; Anthropic messages are "user" or "assistant" (a system prompt goes in the request\'s "system" field); each must be an Anthropic message: { role: "user" | "assistant", content: a string or an array of content blocks }',
+    );
+    fails(
+      () => historyFromMessages('bedrock', [{ role: 'system', content: [{ text: 'Be brief.' }] }]),
+      'INVALID_MESSAGES',
+      'historyFromMessages("bedrock", messages): messages[0] has the role "system"; Bedrock Converse messages are "user" or "assistant" (a system prompt goes in the request\'s "system" field); each must be a Bedrock Converse message: { role: "user" | "assistant", content: an array of content blocks }',
+    );
   });
 
   it('says what the conversation must be when it is not an array', () => {
