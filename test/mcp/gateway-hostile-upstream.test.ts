@@ -72,9 +72,11 @@ describe('a gateway over an upstream that lists what no SDK server would', () =>
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(['local_note', 'fine']);
     expect(gateway.status().catalog.notes).toEqual([
-      'server "raw": ENTRY_SKIPPED: entry 1 of the mcp payload was skipped: it is not an object',
-      'server "raw": ENTRY_SKIPPED: entry 2 of the mcp payload was skipped: it is not an object',
+      'server "raw": ENTRY_SKIPPED: entry 1 of the MCP tools list was skipped: it is not an object',
+      'server "raw": ENTRY_SKIPPED: entry 2 of the MCP tools list was skipped: it is not an object',
     ]);
+    // the server's count is of the tools it lists, not of every entry
+    expect(gateway.status().servers[0]?.tools).toBe(1);
     expect(textOf(await client.callTool({ name: 'fine', arguments: {} }))).toMatch(
       /^fine called by pid \d+$/,
     );
@@ -407,7 +409,7 @@ describe('toolcap mcp over an upstream listing a null entry, a long name and a n
       );
       const lines = gateway.stderr().split('\n');
       expect(lines).toContain(
-        'toolcap mcp: server "raw": ENTRY_SKIPPED: entry 1 of the mcp payload was skipped: it is not an object',
+        'toolcap mcp: server "raw": ENTRY_SKIPPED: entry 1 of the MCP tools list was skipped: it is not an object',
       );
       expect(lines).toContainEqual(
         expect.stringMatching(

@@ -46,7 +46,7 @@ describe('UpstreamReadBuffer', () => {
     expect(first?.id).toBe('first');
     expect(last?.id).toBe(7);
     expect(last?.error.message).toBe(
-      `the answer is ${bytes} bytes, more than the gateway's limit of 1024 bytes for a message from an upstream server; it was not read`,
+      `the answer is ${bytes} bytes, more than the gateway's limit of 1024 bytes for a message from an upstream server; it was not read (raise the limit with maxUpstreamMessageBytes, --max-upstream-message-bytes on the command line)`,
     );
     expect(unreadableAnswer(last?.error)).toEqual({ kind: 'too-large', bytes, limit: 1024 });
     expect(problems).toEqual([]);

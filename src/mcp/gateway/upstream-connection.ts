@@ -37,7 +37,8 @@ export interface UpstreamStatus {
   retryInMs?: number;
   /** The server's `serverInfo` from its last handshake. */
   server?: { name: string; version: string; title?: string };
-  /** Tools in its last listing (kept while it is unavailable). */
+  /** Tools in its last listing with a name (kept while it is unavailable); entries the gateway
+   * skips (`null`, a number) are not counted. */
   tools: number;
   /**
    * False when the server declared no `tools` capability (resources or prompts only): it is
@@ -133,7 +134,7 @@ export class UpstreamConnection {
       ...(this.#reason === undefined ? {} : { reason: this.#reason }),
       ...(this.#retryInMs === undefined ? {} : { retryInMs: this.#retryInMs }),
       ...(info === undefined ? {} : { server: info }),
-      tools: this.#listing?.tools.length ?? 0,
+      tools: countNamedTools(this.#listing?.tools),
       ...(this.#listing?.offersTools === false ? { offersTools: false as const } : {}),
       restarts: this.#restarts,
       ...(typeof pid === 'number' && this.#state === 'available' ? { pid } : {}),
@@ -429,4 +430,18 @@ function checkCallResult(result: Record<string, unknown>, label: string): CallTo
     );
   }
   return result as CallToolResult;
+}
+
+/** The entries of a tools/list answer that are tools at all (an object with a string name). */
+function countNamedTools(tools: readonly unknown[] | undefined): number {
+  let count = 0;
+  for (const tool of tools ?? []) {
+    if (
+      tool !== null &&
+      typeof tool === 'object' &&
+      typeof (tool as { name?: unknown }).name === 'string'
+    )
+      count++;
+  }
+  return count;
 }

@@ -83,7 +83,7 @@ export class UpstreamReadBuffer {
         this.#queue.push(
           madeUpError(
             id,
-            `the answer is ${bytes} bytes, more than the gateway's limit of ${this.#maxBytes} bytes for a message from an upstream server; it was not read`,
+            `the answer is ${bytes} bytes, more than the gateway's limit of ${this.#maxBytes} bytes for a message from an upstream server; it was not read (raise the limit with maxUpstreamMessageBytes, --max-upstream-message-bytes on the command line)`,
             answer,
           ),
         );

@@ -35,7 +35,7 @@ export function extractProviderTools(
   const skip = (index: number, reason: string) => {
     warnings.push({
       code: 'ENTRY_SKIPPED',
-      message: `entry ${index} of the ${provider} payload was skipped: ${reason}`,
+      message: `entry ${index} of the ${provider === 'mcp' ? 'MCP tools list' : `${provider} payload`} was skipped: ${reason}`,
       pointer: `/${index}`,
     });
   };
