@@ -1,4 +1,5 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
+import { suggestProviderId } from '../format/provider-ids.js';
 import { checkOptions, describeValue, isObject, type OptionCheck } from '../util/check-options.js';
 
 /** How the model may use the allowed tools: `auto` may answer in text, `required` must call one. */
@@ -92,7 +93,9 @@ export function allowedToolChoice<P extends AllowedToolsProviderId>(
   if (typeof provider !== 'string' || !Object.hasOwn(BUILDERS, provider)) {
     throw new ToolcapError(
       'INVALID_OPTION',
-      `allowedToolChoice: ${describeValue(provider)} has no allowed-tools setting; use "openai", "openai-responses" or "google" (for Anthropic and Bedrock, defer the tools outside the selection instead)`,
+      suggestProviderId(provider) === 'google' && provider !== 'google'
+        ? `allowedToolChoice: ${describeValue(provider)} is not a provider id; Gemini's is "google"`
+        : `allowedToolChoice: ${describeValue(provider)} has no allowed-tools setting; use "openai", "openai-responses" or "google" (for Anthropic and Bedrock, defer the tools outside the selection instead)`,
     );
   }
   const names = [...new Set(readNames(selection))];

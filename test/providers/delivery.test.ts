@@ -73,6 +73,10 @@ describe('allowedToolChoice', () => {
         message: expect.stringContaining('allowedToolChoice: "mcp" has no allowed-tools setting'),
       }),
     );
+    // Gemini has the setting, under the provider id google
+    expect(() => allowedToolChoice('gemini' as never, ['a'])).toThrow(
+      'allowedToolChoice: "gemini" is not a provider id; Gemini\'s is "google"',
+    );
   });
 
   it('refuses a second argument that is not a list of names or a Selection', () => {
