@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
@@ -88,4 +89,35 @@ export async function waitFor(
 /** The text of a tool result's first content block. */
 export function textOf(result: unknown): string {
   return ((result as { content?: { text?: string }[] }).content?.[0]?.text ?? '') as string;
+}
+
+/**
+ * Starts an HTTP fixture server (`node SCRIPT --http 0`) and resolves with the process and the
+ * URL it prints on stderr (`listening URL`). Stop it with `stopFixture`.
+ */
+export async function startHttpFixture(
+  script: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [script, '--http', '0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env,
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const match = /listening (\S+)/.exec(text);
+      if (match !== null) resolve(match[1]!);
+    });
+    child.once('exit', () => reject(new Error(`the HTTP fixture exited: ${text}`)));
+  });
+  return { child, url };
+}
+
+/** Kills a fixture process by its pid, unless it has exited already. */
+export function stopFixture(child: ChildProcess | undefined): void {
+  if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+    process.kill(child.pid, 'SIGKILL');
+  }
 }

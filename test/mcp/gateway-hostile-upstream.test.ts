@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogBuilder } from '../../src/mcp/gateway/build-catalog.js';
@@ -8,7 +8,14 @@ import { createRegistry } from '../../src/toolcap/create-registry.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createTempDir } from '../helpers/temp-files.js';
 import { HANDSHAKE, rawSession, startCliGateway } from './cli-gateway-process.js';
-import { connectClient, REPO_ROOT, textOf, waitFor } from './gateway-helpers.js';
+import {
+  connectClient,
+  REPO_ROOT,
+  startHttpFixture,
+  stopFixture,
+  textOf,
+  waitFor,
+} from './gateway-helpers.js';
 
 const RAW_RPC_SERVER = join(REPO_ROOT, 'test', 'fixtures', 'mcp-upstreams', 'raw-rpc-server.mjs');
 
@@ -302,25 +309,12 @@ describe('an HTTP upstream answering a tools/call with an invalid response', () 
   let url: string;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [RAW_RPC_SERVER, '--http', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, RAW_TOOLS: JSON.stringify([FINE, { ...FINE, name: 'null_result' }]) },
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      child.stderr?.on('data', (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-        const match = /listening (\S+)/.exec(text);
-        if (match !== null) resolve(match[1]!);
-      });
-      child.once('exit', () => reject(new Error(`the HTTP fixture exited: ${text}`)));
-    });
+    ({ child, url } = await startHttpFixture(RAW_RPC_SERVER, {
+      ...process.env,
+      RAW_TOOLS: JSON.stringify([FINE, { ...FINE, name: 'null_result' }]),
+    }));
   });
-  afterAll(() => {
-    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-      process.kill(child.pid, 'SIGKILL');
-    }
-  });
+  afterAll(() => stopFixture(child));
 
   it('is UPSTREAM_INVALID_RESULT, and the server stays available', async () => {
     const gateway = await createGateway({

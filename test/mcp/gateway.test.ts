@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createGateway,
@@ -12,6 +12,8 @@ import {
   BETA_SERVER,
   connectClient,
   fixtureServer,
+  startHttpFixture,
+  stopFixture,
   textOf,
   waitFor,
 } from './gateway-helpers.js';
@@ -476,24 +478,9 @@ describe('an upstream over Streamable HTTP', () => {
   let url: string;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [ALPHA_SERVER, '--http', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      child.stderr?.on('data', (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-        const match = /listening (\S+)/.exec(text);
-        if (match !== null) resolve(match[1]!);
-      });
-      child.once('exit', () => reject(new Error(`the HTTP fixture exited: ${text}`)));
-    });
+    ({ child, url } = await startHttpFixture(ALPHA_SERVER));
   });
-  afterAll(() => {
-    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-      process.kill(child.pid, 'SIGKILL');
-    }
-  });
+  afterAll(() => stopFixture(child));
 
   it('is listed and called through the SDK client, and reported unavailable when it goes away', async () => {
     const gateway = await createGateway({
