@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { runExecutable } from '../../src/execute/external/run-executable.js';
+import {
+  killRunningExecutables,
+  runExecutable,
+} from '../../src/execute/external/run-executable.js';
 import { MAX_TIMER_DELAY_MS, runWithDeadline } from '../../src/execute/run-with-deadline.js';
 
 describe('runWithDeadline', () => {
@@ -76,5 +79,17 @@ describe('runExecutable', () => {
       expect(outcome.stderr.length).toBe(100);
       expect(outcome.stderr.endsWith('done\n')).toBe(true);
     }
+  });
+
+  it('killRunningExecutables kills the process group of every executable still running', async () => {
+    // a tool that forks: its child keeps stdout open, so only a group kill ends the run
+    const running = runExecutable('/bin/sh', ['-c', 'sleep 300 & sleep 300'], {
+      maxOutputBytes: 10,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    killRunningExecutables();
+    expect(await running).toMatchObject({ kind: 'exit', signal: 'SIGKILL' });
+    // nothing is left to kill
+    killRunningExecutables();
   });
 });

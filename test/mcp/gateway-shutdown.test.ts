@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/mcp/gateway/create-gateway.js';
@@ -199,13 +199,13 @@ describe('toolcap mcp on stdio, stopped by a signal', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: 'sleep', arguments: { ms: 1_500 } },
+        params: { name: 'sleep', arguments: { ms: 400 } },
       });
       // the upstream has the call: stop the gateway now, by its pid
       await cli.waitForStderr(/\[stubborn\] sleeping/);
       process.kill(cli.child.pid!, 'SIGTERM');
       expect(await session.answer(1)).toMatchObject({
-        result: { content: [{ type: 'text', text: 'slept 1500 ms' }] },
+        result: { content: [{ type: 'text', text: 'slept 400 ms' }] },
       });
       expect(await cli.exited()).toBe(0);
       expect(cli.stderr()).toContain('toolcap mcp: stopping\n');
@@ -296,6 +296,60 @@ describe('toolcap mcp on stdio, stopped by a signal', () => {
     } finally {
       await cli.stop();
       stopLeftover(pid);
+    }
+  });
+});
+
+describe('toolcap mcp stopped while an external tool runs', () => {
+  /** A tools directory with one tool that writes its pid to `pidFile`, forks, and never ends. */
+  function hangingToolsDir() {
+    const dir = createTempDir();
+    const pidFile = join(dir, 'tool.pid');
+    const tool = join(dir, 'tools', 'stuck');
+    mkdirSync(join(dir, 'tools'));
+    writeFileSync(
+      tool,
+      `#!/bin/sh
+if [ "$1" = "--schema" ]; then
+  echo '{"name": "stuck", "description": "Never finishes.", "parameters": {"type": "object", "properties": {}}}'
+  exit 0
+fi
+echo $$ > "${pidFile}"
+sleep 300 &
+sleep 300
+`,
+    );
+    chmodSync(tool, 0o755);
+    return { dir, pidFile };
+  }
+
+  it('cancels the call and kills its process group when a client closes its input and sends SIGTERM', {
+    timeout: 60_000,
+  }, async () => {
+    const { dir, pidFile } = hangingToolsDir();
+    const cli = startCliGateway(['--tools-dir', 'tools'], { cwd: dir });
+    let pid: number | undefined;
+    try {
+      const session = rawSession(cli.child);
+      await cli.waitForStderr(/serving 1 tool\(s\) over stdio/);
+      for (const message of HANDSHAKE) session.send(message);
+      await session.answer('init');
+      session.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'stuck', arguments: {} },
+      });
+      pid = await readPid(pidFile);
+      // what the MCP SDK's client does on close(): end our input, then SIGTERM by the pid
+      cli.child.stdin.end();
+      process.kill(cli.child.pid!, 'SIGTERM');
+      // without cancelling, it would wait for the tool's 30 s time limit
+      expect(await cli.exited()).toBe(0);
+      await waitFor(() => !isRunning(-pid!));
+    } finally {
+      await cli.stop();
+      if (pid !== undefined && isRunning(-pid)) process.kill(-pid, 'SIGKILL');
     }
   });
 });

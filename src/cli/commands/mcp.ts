@@ -3,6 +3,7 @@ import { constants as osConstants } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { killRunningExecutables } from '../../execute/external/run-executable.js';
 import type { Diagnostic } from '../../format/types.js';
 import type { GatewayRename } from '../../mcp/gateway/build-catalog.js';
 import {
@@ -188,6 +189,8 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   // reports its pid): a second signal kills them rather than leave them running
   let upstreamPids: number[] = [];
   const stopping = onStopSignal(() => {
+    // the external tools still running too: their process groups would outlive this process
+    killRunningExecutables();
     for (const pid of upstreamPids) {
       try {
         process.kill(pid, 'SIGKILL');

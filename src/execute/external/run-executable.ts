@@ -28,6 +28,26 @@ export type ExecutableOutcome =
   | { kind: 'aborted' }
   | { kind: 'spawn-error'; message: string; code: string };
 
+/** Process groups of the executables still running (their leaders' pids). */
+const running = new Set<number>();
+
+/**
+ * Kills (SIGKILL) the process group of every executable still running, at once and
+ * synchronously: for a process about to exit on a second stop signal, which would otherwise
+ * leave them running.
+ */
+export function killRunningExecutables(): void {
+  for (const pid of running) {
+    try {
+      if (process.platform !== 'win32') process.kill(-pid, 'SIGKILL');
+      else process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  running.clear();
+}
+
 /**
  * Runs an executable without a shell, in its own process group so that a timeout or an
  * oversized output kills the whole tree (a script that forks `sleep` cannot keep the pipe
@@ -61,9 +81,12 @@ export function runExecutable(
     let stdoutBytes = 0;
     let stderr = Buffer.alloc(0);
     let settled = false;
+    const pid = child.pid;
+    if (pid !== undefined) running.add(pid);
     const finish = (outcome: ExecutableOutcome) => {
       if (settled) return;
       settled = true;
+      if (pid !== undefined) running.delete(pid);
       options.signal?.removeEventListener('abort', onAbort);
       resolve(outcome);
     };

@@ -30,7 +30,8 @@ export interface ServeStdioOptions {
   onProblem?: (problem: string) => void;
   /**
    * Stops as the end of input does when it aborts (a stop signal): no further message is read,
-   * the requests in progress are answered, then the server closes.
+   * the requests in progress are answered, then the server closes; but once it has aborted, they
+   * get at most 1 s more before they are cancelled (their handlers aborted).
    */
   signal?: AbortSignal;
 }
@@ -123,7 +124,36 @@ export async function serveStdio(server: Server, options: ServeStdioOptions): Pr
   // every forwarded line reaches the server before we look for requests still running
   forward.end();
   if (!forward.readableEnded) await once(forward, 'end');
-  await transport.idle(options.drainTimeoutMs ?? 60_000);
+  // the requests in progress are answered first (a piped request gets its answer), but a stop
+  // signal, before or during that wait, leaves them at most SIGNAL_GRACE_MS more: on stdio it
+  // comes from a client that closed our input and kills us 2 s later (SIGTERM, then SIGKILL),
+  // and closing the server aborts their handlers, so external tools are killed, not orphaned
+  await waitForIdle(transport, options.drainTimeoutMs ?? 60_000, signal);
   await server.close();
   await closed;
+}
+
+/** How long requests in progress may still run once a stop signal has come. */
+const SIGNAL_GRACE_MS = 1_000;
+
+/** Waits for the requests in progress: at most `timeoutMs`, and SIGNAL_GRACE_MS after `signal` aborts. */
+function waitForIdle(
+  transport: TrackingTransport,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  return new Promise((resolve) => {
+    let grace: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      grace = setTimeout(done, SIGNAL_GRACE_MS);
+    };
+    function done() {
+      clearTimeout(grace);
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }
+    if (signal?.aborted === true) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    void transport.idle(timeoutMs).then(done);
+  });
 }

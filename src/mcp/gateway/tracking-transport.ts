@@ -58,7 +58,8 @@ export class TrackingTransport implements Transport {
   idle(timeoutMs: number): Promise<void> {
     if (this.#pending.size === 0) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(finish, timeoutMs);
+      // unref: a wait cut short (a stop signal's grace) must not hold the process open
+      const timer = setTimeout(finish, timeoutMs).unref();
       function finish() {
         clearTimeout(timer);
         resolve();
