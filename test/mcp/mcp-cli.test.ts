@@ -8,7 +8,11 @@ describe('toolcap mcp options', () => {
   it.each([
     [['--expose', 'some'], 'unknown --expose "some"; use all, selected, search'],
     [['--http', 'localhost'], '--http "localhost" is not HOST:PORT; e.g. --http 127.0.0.1:8080'],
-    [['--http', '127.0.0.1:70000'], '--http "127.0.0.1:70000" is not HOST:PORT'],
+    [['--http', '127.0.0.1:70000'], '--http "127.0.0.1:70000": port 70000 is out of range'],
+    [
+      ['--call-timeout', '5000'],
+      "--call-timeout limits calls forwarded to upstream MCP servers: it only applies with --upstream FILE (a local tool's limit comes from its latency_estimate)",
+    ],
     [['--stateless'], '--stateless only applies with --http HOST:PORT'],
     [['--allow-origin', 'https://a.example'], '--allow-origin only applies with --http HOST:PORT'],
     [['--call-timeout', 'soon'], '--call-timeout must be a positive integer, got "soon"'],

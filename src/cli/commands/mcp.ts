@@ -3,6 +3,7 @@ import { constants as osConstants } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { ToolcapError } from '../../errors/toolcap-error.js';
 import { killRunningExecutables } from '../../execute/external/run-executable.js';
 import type { Diagnostic } from '../../format/types.js';
 import type { GatewayRename } from '../../mcp/gateway/build-catalog.js';
@@ -143,6 +144,12 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (upstreamFile === undefined && maxUpstreamMessageBytes !== undefined) {
     throw new CliUsageError(
       '--max-upstream-message-bytes limits what upstream MCP servers send: it only applies with --upstream FILE',
+      'mcp',
+    );
+  }
+  if (upstreamFile === undefined && callTimeoutMs !== undefined) {
+    throw new CliUsageError(
+      "--call-timeout limits calls forwarded to upstream MCP servers: it only applies with --upstream FILE (a local tool's limit comes from its latency_estimate)",
       'mcp',
     );
   }
@@ -365,36 +372,67 @@ async function listenHttp(
 ): Promise<HttpServeHandle> {
   // node:http and the SDK's HTTP transport load only for --http
   const { serveHttp } = await import('../../mcp/gateway/serve-http.js');
-  const handle = await serveHttp(
-    {
-      createSession: (stateless) => {
-        const gateway = options.gateway();
-        // the endpoint asks for sessions only once readiness() says ready
-        if (gateway === undefined) throw new Error('the gateway has not started yet');
-        return gateway.createSession({ stateless });
+  const handle = await listenOrExplain(options.host, options.port, () =>
+    serveHttp(
+      {
+        createSession: (stateless) => {
+          const gateway = options.gateway();
+          // the endpoint asks for sessions only once readiness() says ready
+          if (gateway === undefined) throw new Error('the gateway has not started yet');
+          return gateway.createSession({ stateless });
+        },
+        readiness: () => {
+          const upstreams: Record<string, number> = {};
+          for (const state of options.upstreamStates.values())
+            upstreams[state] = (upstreams[state] ?? 0) + 1;
+          return options.gateway() === undefined
+            ? { ready: false, reason: 'starting', upstreams }
+            : { ready: true, upstreams };
+        },
       },
-      readiness: () => {
-        const upstreams: Record<string, number> = {};
-        for (const state of options.upstreamStates.values())
-          upstreams[state] = (upstreams[state] ?? 0) + 1;
-        return options.gateway() === undefined
-          ? { ready: false, reason: 'starting', upstreams }
-          : { ready: true, upstreams };
+      {
+        host: options.host,
+        port: options.port,
+        ...(io.env.TOOLCAP_MCP_TOKEN === undefined ? {} : { token: io.env.TOOLCAP_MCP_TOKEN }),
+        stateless: values.stateless === true,
+        allowedOrigins: stringList(values['allow-origin']),
+        allowedHosts: stringList(values['allow-host']),
+        ...(options.maxMessageBytes === undefined ? {} : { maxBodyBytes: options.maxMessageBytes }),
+        drainTimeoutMs: options.drainTimeoutMs,
       },
-    },
-    {
-      host: options.host,
-      port: options.port,
-      ...(io.env.TOOLCAP_MCP_TOKEN === undefined ? {} : { token: io.env.TOOLCAP_MCP_TOKEN }),
-      stateless: values.stateless === true,
-      allowedOrigins: stringList(values['allow-origin']),
-      allowedHosts: stringList(values['allow-host']),
-      ...(options.maxMessageBytes === undefined ? {} : { maxBodyBytes: options.maxMessageBytes }),
-      drainTimeoutMs: options.drainTimeoutMs,
-    },
+    ),
   );
   io.stderr(`toolcap mcp: listening at ${handle.url} (starting)\n`);
   return handle;
+}
+
+/**
+ * Runs `listen`, turning the errors of a port in use or not allowed into a usage error that
+ * says so, instead of an unexpected error.
+ */
+async function listenOrExplain<T>(
+  host: string,
+  port: number,
+  listen: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    if (code === 'EADDRINUSE') {
+      throw new ToolcapError(
+        'MCP_LISTEN_FAILED',
+        `--http ${host}:${port}: the port is in use by another process; stop it, or choose another port`,
+      );
+    }
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new ToolcapError(
+        'MCP_LISTEN_FAILED',
+        `--http ${host}:${port}: cannot listen there (${code === 'EACCES' ? 'a port below 1024 needs privileges' : 'the address is not on this machine'}); choose another address or port`,
+      );
+    }
+    throw error;
+  }
 }
 
 function readExpose(value: string | undefined): ExposeMode {
@@ -425,9 +463,15 @@ function readHttp(
   }
   const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(text);
   const port = Number(match?.[2]);
-  if (match === null || port > 65_535) {
+  if (match === null) {
     throw new CliUsageError(
       `--http ${JSON.stringify(text)} is not HOST:PORT; e.g. --http 127.0.0.1:8080`,
+      'mcp',
+    );
+  }
+  if (port > 65_535) {
+    throw new CliUsageError(
+      `--http ${JSON.stringify(text)}: port ${port} is out of range (0 to 65535; 0 picks a free port)`,
       'mcp',
     );
   }
