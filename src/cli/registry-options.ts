@@ -108,14 +108,18 @@ export async function loadCliRegistry(
 }
 
 /**
- * Fails (exit 1) when a schema path given with --schemas (or the default ./schemas) does not
- * exist: a typo in a CI step or an MCP client's configuration must not pass as zero tools.
+ * Fails (exit 1) when a schema path given with --schemas (or the default ./schemas), or a
+ * --tools-dir directory, does not exist: a typo in a CI step or an MCP client's configuration
+ * must not pass as zero tools.
  */
 export function requireSchemaDirs(diagnostics: readonly Diagnostic[]): void {
-  const missing = diagnostics.filter((diagnostic) => diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND');
+  const missing = diagnostics.filter(
+    (diagnostic) =>
+      diagnostic.code === 'SCHEMAS_DIR_NOT_FOUND' || diagnostic.code === 'TOOLS_DIR_NOT_FOUND',
+  );
   if (missing.length === 0) return;
   throw new ToolcapError(
-    'SCHEMAS_DIR_NOT_FOUND',
+    missing[0]!.code,
     missing.map((diagnostic) => withFlagHint(diagnostic).message).join('\ntoolcap: '),
   );
 }

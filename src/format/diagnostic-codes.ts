@@ -30,6 +30,8 @@ export const DIAGNOSTIC_CODES = {
     'A selection field has no effect for the strategy (warning): context_check on an always or keyword group, which never asks it.',
   CONTEXT_GROUP_UNCONDITIONAL:
     'A context group has no context_check and none of its tools has requires_context keys, so it is offered on every turn (warning).',
+  TOOLS_DIR_NOT_FOUND:
+    'A --tools-dir (toolsDirs) directory does not exist; commands stop on it as on a missing --schemas path.',
   KEYWORD_NEVER_MATCHES:
     'A keyword contains no word keyword matching can find (no letter or digit, such as "!!!"), so it never matches (warning).',
   KEYWORD_TOO_COMMON:

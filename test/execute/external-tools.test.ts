@@ -247,7 +247,9 @@ describe('discoverExternalTools', () => {
         expect.stringMatching(
           /^EXTERNAL_SCHEMA_FAILED .*broken-interpreter --schema" could not be run/,
         ),
-        expect.stringMatching(/^FILE_UNREADABLE .*could not be read/),
+        expect.stringMatching(
+          /^TOOLS_DIR_NOT_FOUND tools directory .*missing does not exist; check the path \(--tools-dir DIR\)$/,
+        ),
       ]),
     );
     expect(messages).toContainEqual(

@@ -35,3 +35,19 @@ describe('toolcap mcp --http: where it cannot listen', () => {
     );
   });
 });
+
+describe('a --tools-dir that does not exist', () => {
+  it('stops toolcap mcp and toolcap run as a missing --schemas path does', async () => {
+    const dir = createTempDir();
+    for (const args of [
+      ['mcp', '--tools-dir', 'nope'],
+      ['run', '--tools-dir', 'nope', 'word_count'],
+    ]) {
+      const result = await runCli(args, { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        'toolcap: tools directory nope does not exist; check the path (--tools-dir DIR)\n',
+      );
+    }
+  });
+});

@@ -66,12 +66,16 @@ export async function discoverExternalTools(
     try {
       names = (await readdir(absolute)).sort();
     } catch (error) {
+      const missing = ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
       diagnostics.push({
         severity: 'error',
-        code: 'FILE_UNREADABLE',
+        // a typo in a path must stop a command as a missing --schemas path does
+        code: missing ? 'TOOLS_DIR_NOT_FOUND' : 'FILE_UNREADABLE',
         file: displayPath(absolute, cwd),
         pointer: '',
-        message: `tools directory ${displayPath(absolute, cwd)} could not be read (${errorMessage(error)}); check the path (--tools-dir DIR)`,
+        message: missing
+          ? `tools directory ${displayPath(absolute, cwd)} does not exist; check the path (--tools-dir DIR)`
+          : `tools directory ${displayPath(absolute, cwd)} could not be read (${errorMessage(error)}); check the path (--tools-dir DIR)`,
       });
       continue;
     }
