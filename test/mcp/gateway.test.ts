@@ -302,7 +302,7 @@ describe('overlays, expose modes and per-session context', () => {
       context: { user_id: 'op', tenant: 't' },
     });
     try {
-      const { client, nextChange } = await connectClient(gateway);
+      const { client, nextChange, changes } = await connectClient(gateway);
       const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
       // the always group, the context group whose keys are given, the overlay's pin, then the
       // gateway's own tools
@@ -333,6 +333,12 @@ describe('overlays, expose modes and per-session context', () => {
         'find_tools',
         'call_tool',
       ]);
+      // finding tools the list already has (a pin, an always group's tool) changes nothing
+      const before = changes();
+      await client.callTool({ name: 'find_tools', arguments: { query: 'echo', limit: 1 } });
+      await client.callTool({ name: 'find_tools', arguments: { query: 'whose note', limit: 1 } });
+      await client.callTool({ name: 'find_tools', arguments: { query: 'wait milliseconds' } });
+      expect(changes()).toBe(before);
       // a client that never refreshes calls any catalog tool through call_tool
       expect(
         textOf(

@@ -421,6 +421,15 @@ async function findTools(
   const tools = [];
   const names: string[] = [];
   let added = false;
+  // the tools the list has whatever was found (always groups, context groups whose condition
+  // holds): finding one adds nothing, so no list_changed is sent for it
+  let listed: Set<string> | undefined;
+  const listedBeforeAnyMessage = () => {
+    listed ??= new Set(
+      catalog.registry.select('', { context, requireContext: host.hideUnavailable }).names,
+    );
+    return listed;
+  };
   for (const result of results) {
     const entry = host.translations.get(catalog, result.tool);
     if (typeof entry === 'string') continue;
@@ -434,7 +443,13 @@ async function findTools(
       available: route === undefined || host.isAvailable(route),
       inputSchema: entry.inputSchema,
     });
-    if (host.expose === 'selected' && !stateless && !found.has(result.name)) {
+    if (
+      host.expose === 'selected' &&
+      !stateless &&
+      !found.has(result.name) &&
+      !catalog.pinned.has(result.name) &&
+      !listedBeforeAnyMessage().has(result.name)
+    ) {
       if (found.size >= MAX_FOUND) found.delete(found.values().next().value as string);
       found.add(result.name);
       added = true;
