@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { ENGLISH_STOPWORDS } from '../text/stopwords.js';
 import { splitWords } from './infer-category.js';
 
 const require = createRequire(import.meta.url);
@@ -18,6 +19,8 @@ function loadNatural(): void {
   tfIdfClass ??= require('natural/lib/natural/tfidf/tfidf.js') as TfIdfConstructor;
   stopwords ??= new Set([
     ...(require('natural/lib/natural/util/stopwords.js') as { words: string[] }).words,
+    // the words validate reports as too common to be a keyword (KEYWORD_TOO_COMMON)
+    ...ENGLISH_STOPWORDS,
     ...TOOL_WORDS,
   ]);
   if (stem === undefined) {

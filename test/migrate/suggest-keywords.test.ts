@@ -58,6 +58,20 @@ describe('suggestKeywords', () => {
     expect(keywords).toEqual(['misc']);
   });
 
+  it('never suggests a word validate reports as too common (KEYWORD_TOO_COMMON)', () => {
+    const keywords = suggestKeywords(
+      [
+        { name: 'share_file', description: 'Help users share a file; please tell them the link.' },
+        { name: 'need_help', description: 'Say what you need help with.' },
+      ],
+      'misc',
+    );
+    expect(
+      keywords.filter((word) => ['help', 'please', 'tell', 'need', 'share'].includes(word)),
+    ).toEqual([]);
+    expect(keywords).toContain('file');
+  });
+
   it('drops the type names of Python docstrings', () => {
     const keywords = suggestKeywords(
       [
