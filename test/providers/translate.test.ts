@@ -504,3 +504,65 @@ describe('translate: options are checked per provider', () => {
     expect(translate(tools, 'openai', { strict: undefined } as never).payload).toHaveLength(2);
   });
 });
+
+describe('patternProperties', () => {
+  const tool = makeRegisteredTool({
+    type: 'object',
+    properties: {
+      headers: {
+        type: 'object',
+        description: 'HTTP headers',
+        properties: { Accept: { type: 'string' } },
+        additionalProperties: false,
+        patternProperties: { '^X-': { type: 'string' } },
+      },
+    },
+  });
+
+  it.each([
+    'openai',
+    'openai-responses',
+  ] as const)('%s: strict mode rejects it, so the tool is sent with strict: false, saying why', (provider) => {
+    const { payload, warnings } = translate([tool], provider);
+    expect(JSON.stringify(payload)).toContain('"strict":false');
+    // the non-strict form keeps the keyword: only strict mode rejects it
+    expect(JSON.stringify(payload)).toContain('"patternProperties":{"^X-":{"type":"string"}}');
+    expect(warnings).toEqual([
+      {
+        code: 'STRICT_DISABLED',
+        message:
+          "the schema cannot be made strict (patternProperties (an open map) at /properties/headers/patternProperties); sent with strict: false, so the model's arguments are not guaranteed to match the schema (at /properties/headers/patternProperties)",
+        tool: 'sample_tool',
+        pointer: '/properties/headers/patternProperties',
+      },
+    ]);
+  });
+
+  it('google: Gemini has no such field, so it moves into the description with a warning', () => {
+    const { payload, warnings } = translate([tool], 'google');
+    expect(payload[0]!.functionDeclarations[0]!.parameters!.properties!.headers).toEqual({
+      type: 'OBJECT',
+      description: 'HTTP headers (patternProperties: {"^X-":{"type":"string"}})',
+      properties: { Accept: { type: 'STRING' } },
+    });
+    expect(warnings).toEqual([
+      {
+        code: 'KEYWORD_MOVED_TO_DESCRIPTION',
+        message:
+          '"patternProperties" is not accepted by Gemini; it was moved into the description (at /properties/headers/patternProperties)',
+        tool: 'sample_tool',
+        pointer: '/properties/headers/patternProperties',
+      },
+    ]);
+  });
+
+  it.each([
+    'anthropic',
+    'bedrock',
+    'mcp',
+  ] as const)('%s: sent as it is, without a warning', (provider) => {
+    const { payload, warnings } = translate([tool], provider);
+    expect(JSON.stringify(payload)).toContain('"patternProperties":{"^X-":{"type":"string"}}');
+    expect(warnings).toEqual([]);
+  });
+});
