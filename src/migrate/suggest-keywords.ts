@@ -22,6 +22,7 @@ function loadNatural(): void {
     // the words validate reports as too common to be a keyword (KEYWORD_TOO_COMMON)
     ...ENGLISH_STOPWORDS,
     ...TOOL_WORDS,
+    ...ACTION_WORDS,
   ]);
   if (stem === undefined) {
     const porter = (
@@ -39,6 +40,50 @@ function loadNatural(): void {
     };
   }
 }
+
+/**
+ * Verbs and nouns of any domain ("create a new file" is not about a calendar): as a keyword,
+ * one of them offers its group for messages about every other group's tools.
+ */
+const ACTION_WORDS = [
+  'create',
+  'get',
+  'list',
+  'find',
+  'search',
+  'read',
+  'write',
+  'update',
+  'delete',
+  'remove',
+  'add',
+  'set',
+  'show',
+  'make',
+  'close',
+  'open',
+  'run',
+  'check',
+  'send',
+  'edit',
+  'complete',
+  'record',
+  'info',
+  'data',
+  'new',
+  'fetch',
+  'retrieve',
+  'manage',
+  'view',
+  'change',
+  'save',
+  'load',
+  'call',
+  'execute',
+  'perform',
+  'handle',
+  'process',
+];
 
 /** Words every tool list uses: they say nothing about what a group is for. */
 const TOOL_WORDS = [

@@ -12,26 +12,39 @@ const CALENDAR = [
 
 describe('suggestKeywords', () => {
   it('ranks the words that set the group apart first (TF-IDF against the other groups)', () => {
+    const tools = [
+      { name: 'book_flight', description: 'Book a flight to a city on a date.' },
+      { name: 'cancel_flight', description: 'Cancel a flight booking.' },
+      { name: 'hotel_rooms', description: 'Hotel rooms free in a city on a date.' },
+    ];
     const rest = Array.from({ length: 5 }, () =>
       keywordDocument([
-        { name: 'create_task', description: 'Create a task with a title.' },
-        { name: 'list_files', description: 'List the files of a folder.' },
+        { name: 'weather_city', description: 'The weather of a city on a date.' },
+        { name: 'cancel_task', description: 'Cancel a task.' },
       ]),
     );
-    // alone, the name verbs "create" and "list" tie with "cancel" (same frequency)
-    expect(suggestKeywords(CALENDAR, 'calendar', { limit: 4 })).toEqual([
-      'event',
+    // alone, "cancel" ranks with the travel words; against groups that also cancel things, the
+    // travel words come first
+    expect(suggestKeywords(tools, 'travel', { limit: 4 })).toEqual([
+      'flight',
+      'book',
       'cancel',
-      'create',
-      'list',
+      'hotel',
     ]);
-    // against groups that also create and list things, "calendar" overtakes both
-    expect(suggestKeywords(CALENDAR, 'calendar', { rest, limit: 4 })).toEqual([
-      'event',
-      'cancel',
-      'calendar',
-      'create',
+    expect(suggestKeywords(tools, 'travel', { rest, limit: 4 })).toEqual([
+      'flight',
+      'book',
+      'hotel',
+      'rooms',
     ]);
+  });
+
+  it('never suggests verbs of any domain, which would offer the group for any request', () => {
+    // "create a new file" must not select a calendar group through "create"
+    const keywords = suggestKeywords(CALENDAR, 'calendar');
+    for (const word of ['create', 'list', 'get', 'find', 'new'])
+      expect(keywords).not.toContain(word);
+    expect(keywords[0]).toBe('event');
   });
 
   it('merges inflections by stem and keeps the most frequent spelling', () => {
@@ -92,7 +105,7 @@ describe('suggestKeywords', () => {
       'cards',
       { limit: 10 },
     );
-    expect(keywords).toEqual(expect.arrayContaining(['搜索', '卡牌', '效果', 'cards', 'search']));
+    expect(keywords).toEqual(expect.arrayContaining(['搜索', '卡牌', '效果', 'cards']));
     expect(keywords.some((word) => word.includes('的'))).toBe(false);
   });
 
