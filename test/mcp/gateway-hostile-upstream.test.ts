@@ -326,7 +326,7 @@ describe('an HTTP upstream answering a tools/call with an invalid response', () 
       const result = await client.callTool({ name: 'null_result', arguments: {} });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe(
-        'UPSTREAM_INVALID_RESULT: The MCP server "remote" answered with a message that is not a valid JSON-RPC response (the MCP SDK could not parse it; a "result" must be an object).',
+        'UPSTREAM_INVALID_RESULT: The MCP server "remote" answered with a message that is not a valid JSON-RPC response: its "result" is null, not an object.',
       );
       expect(gateway.status().servers[0]).toMatchObject({ state: 'available', restarts: 0 });
       expect(textOf(await client.callTool({ name: 'fine', arguments: {} }))).toMatch(

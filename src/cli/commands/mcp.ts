@@ -88,8 +88,8 @@ ${EXECUTION_OPTIONS_USAGE}
   --allow-host NAME        with --http: a Host header name to accept (repeatable)
   --max-message-bytes N    largest message or request body (default 4194304)
   --max-upstream-message-bytes N
-                           with --upstream: largest message read from a stdio server; a larger
-                           answer fails its call (default 10485760, at least 1024)
+                           with --upstream: largest message read from an upstream server; a
+                           larger answer fails its call (default 10485760, at least 1024)
   With --expose selected or search, find_tools can also rank by meaning:
 ${SEMANTIC_OPTIONS_USAGE}
 

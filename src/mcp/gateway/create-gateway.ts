@@ -77,8 +77,9 @@ export interface GatewayOptions {
   /** Largest reconnection delay. Default 30,000 ms. */
   restartMaxDelayMs?: number;
   /**
-   * Largest message read from a stdio upstream server, in bytes; a larger answer fails its call
-   * with `UPSTREAM_RESULT_TOO_LARGE`. Default 10 MiB (the MCP SDK's own limit).
+   * Largest message read from an upstream server (stdio or HTTP), in bytes; a larger answer
+   * fails its call with `UPSTREAM_RESULT_TOO_LARGE`. Default 10 MiB (the MCP SDK's own stdio
+   * limit).
    */
   maxUpstreamMessageBytes?: number;
   /** Tools a `find_tools` call returns by default. Default 5. */
@@ -102,7 +103,7 @@ export interface GatewayOptions {
 export type GatewayEvent =
   | { type: 'upstream'; status: UpstreamStatus }
   | { type: 'stderr'; server: string; line: string }
-  /** A stdio upstream wrote a message the gateway dropped (not JSON-RPC, or too large). */
+  /** An upstream sent a message the gateway dropped (not JSON-RPC, or too large). */
   | { type: 'upstream-problem'; server: string; problem: string }
   | { type: 'catalog'; summary: CatalogSummary }
   | { type: 'overlay-rejected'; problems: readonly string[] }

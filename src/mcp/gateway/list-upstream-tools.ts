@@ -81,11 +81,11 @@ function describe(client: Client, tools: unknown[]): UpstreamListing {
   };
 }
 
-/** How `createUpstreamTransport` reads a stdio server's messages. */
+/** How `createUpstreamTransport` reads a server's messages. */
 export interface UpstreamTransportOptions {
-  /** Largest message read from a stdio server. Default 10 MiB, the SDK's own limit. */
+  /** Largest message read from a server. Default 10 MiB, the SDK's own stdio limit. */
   maxMessageBytes?: number;
-  /** A message of a stdio server that was dropped (not JSON-RPC, too large without an id). */
+  /** A message of a server that was dropped (not JSON-RPC, too large without an id). */
   onProblem?: (problem: string) => void;
 }
 
@@ -93,25 +93,29 @@ export interface UpstreamTransportOptions {
  * The SDK client transport for a configured server: `StdioClientTransport` (the child's stderr
  * piped, so the caller decides where it goes) or `StreamableHTTPClientTransport`. A stdio
  * transport reads the server's messages with an `UpstreamReadBuffer` instead of the SDK's
- * buffer, so an answer over the limit or malformed fails only its own request.
+ * buffer, and an HTTP transport fetches through `createUpstreamFetch`, so an answer over the
+ * limit or malformed fails only its own request.
  */
 export async function createUpstreamTransport(
   server: UpstreamServer,
   options: UpstreamTransportOptions = {},
 ): Promise<Transport> {
-  if (server.transport === 'http') {
-    const { StreamableHTTPClientTransport } = await import(
-      '@modelcontextprotocol/sdk/client/streamableHttp.js'
-    );
-    return new StreamableHTTPClientTransport(new URL(server.url), {
-      requestInit: { headers: { ...server.headers } },
-    });
-  }
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const { DEFAULT_MAX_UPSTREAM_MESSAGE_BYTES, UpstreamReadBuffer } = await import(
     './upstream-read-buffer.js'
   );
   const maxBufferSize = options.maxMessageBytes ?? DEFAULT_MAX_UPSTREAM_MESSAGE_BYTES;
+  const onProblem = options.onProblem ?? (() => {});
+  if (server.transport === 'http') {
+    const [{ StreamableHTTPClientTransport }, { createUpstreamFetch }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+      import('./upstream-http-fetch.js'),
+    ]);
+    return new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { ...server.headers } },
+      fetch: createUpstreamFetch(maxBufferSize, onProblem),
+    });
+  }
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const transport = new StdioClientTransport({
     command: server.command,
     args: [...server.args],
@@ -125,7 +129,7 @@ export async function createUpstreamTransport(
   // closes the connection when a message exceeds it
   const internals = transport as unknown as { _readBuffer?: { append?: unknown } };
   if (typeof internals._readBuffer?.append === 'function') {
-    internals._readBuffer = new UpstreamReadBuffer(maxBufferSize, options.onProblem ?? (() => {}));
+    internals._readBuffer = new UpstreamReadBuffer(maxBufferSize, onProblem);
   }
   return transport;
 }

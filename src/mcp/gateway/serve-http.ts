@@ -2,7 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCErrorResponse } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCErrorResponse, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { ToolcapError } from '../../errors/toolcap-error.js';
 import { errorMessage } from '../../util/error-message.js';
 import {
@@ -348,6 +348,7 @@ class HttpEndpoint {
         return;
       }
       live.lastSeen = Date.now();
+      if (check.kind === 'request') cancelOnDisconnect(res, live.transport, check.id);
       await live.transport.handleRequest(req, res, value);
       return;
     }
@@ -393,6 +394,8 @@ class HttpEndpoint {
     const session = this.#host.createSession(true);
     // no session id generator: the SDK's stateless mode
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    // closing the session's server aborts the handlers still running: a client that went away
+    // before its answer cancels its call
     res.on('close', () => {
       session.dispose();
       void session.server.close();
@@ -440,6 +443,30 @@ class HttpEndpoint {
       if (live.lastSeen < limit) void this.#endSession(id);
     }
   }
+}
+
+/**
+ * When the connection of a session's request closes before its answer is written, cancels the
+ * request as a client's `notifications/cancelled` does: the SDK aborts its handler's signal (an
+ * external tool's process is stopped, an upstream call is cancelled there) and sends no answer.
+ * The SDK's transport would otherwise keep the request until its handler ends, which for a slow
+ * tool is its time limit.
+ */
+function cancelOnDisconnect(
+  res: ServerResponse,
+  transport: StreamableHTTPServerTransport,
+  requestId: RequestId,
+): void {
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    transport.onmessage?.({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId, reason: 'the HTTP client disconnected before the answer' },
+    });
+    // drops the transport's wait for the answer that will never come
+    transport.closeSSEStream(requestId);
+  });
 }
 
 /** The body as text, or undefined when it is longer than `maxBytes` (reading stops there). */

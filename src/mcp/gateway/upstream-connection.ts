@@ -73,9 +73,9 @@ export interface UpstreamConnectionOptions extends UpstreamTiming {
   onStatus: (status: UpstreamStatus) => void;
   /** A line the stdio server wrote on its stderr. */
   onStderr?: (line: string) => void;
-  /** Largest message read from a stdio server. Default 10 MiB. */
+  /** Largest message read from the server (stdio or HTTP). Default 10 MiB. */
   maxMessageBytes?: number;
-  /** A message of the stdio server that was dropped (not JSON-RPC, or too large without an id). */
+  /** A message of the server that was dropped (not JSON-RPC, or too large without an id). */
   onProblem?: (problem: string) => void;
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
@@ -17,8 +18,11 @@ export type UnreadableAnswer =
   | { kind: 'too-large'; bytes: number; limit: number }
   | { kind: 'invalid'; problem: string };
 
-/** Marks the error responses this module makes up: a server cannot forge an object's identity. */
-const unreadable = new WeakMap<object, UnreadableAnswer>();
+/**
+ * Marks the error responses this module makes up. Over HTTP they pass through the SDK as text,
+ * so the mark is a value no server can know: it never leaves this process.
+ */
+const MADE_UP_MARK = randomUUID();
 
 /** Code of the made-up error responses (the SDK's `ConnectionClosed` is -32000: not that). */
 const UNREADABLE_CODE = -32_603;
@@ -26,7 +30,96 @@ const UNREADABLE_CODE = -32_603;
 /** The unreadable answer behind an SDK client's request error, if it was one. */
 export function unreadableAnswer(error: unknown): UnreadableAnswer | undefined {
   const data = (error as { data?: unknown } | null)?.data;
-  return data !== null && typeof data === 'object' ? unreadable.get(data) : undefined;
+  if (!isPlainObject(data) || data.madeUpBy !== MADE_UP_MARK) return undefined;
+  const { madeUpBy: _mark, ...answer } = data;
+  return answer as UnreadableAnswer;
+}
+
+/** Where an upstream server's messages come from, for the problems reported about them. */
+export interface UpstreamSource {
+  /** One unit of what it writes, with where: `a line on its stdout`. */
+  unit: string;
+  /** Where it writes: `on its stdout`. */
+  where: string;
+}
+
+const STDOUT: UpstreamSource = { unit: 'a line on its stdout', where: 'on its stdout' };
+
+/**
+ * One message of an upstream server as read: a message to deliver (`replaced` when it is an
+ * error response standing for an answer the gateway could not use), or a problem to report.
+ */
+export type UpstreamMessageOutcome =
+  | { message: JSONRPCMessage; replaced: boolean }
+  | { problem: string };
+
+/**
+ * Reads the text of one message. A valid JSON-RPC message is delivered as it is; an answer the
+ * SDK would drop without a word (its call would wait for its time limit), such as
+ * `"result": null`, becomes an error response to its request; anything else is a problem.
+ */
+export function readUpstreamMessage(text: string, source: UpstreamSource): UpstreamMessageOutcome {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      problem: `${source.unit} is not JSON (${errorMessage(error)}), dropped: ${JSON.stringify(shortenName(text))}`,
+    };
+  }
+  const parsed = JSONRPCMessageSchema.safeParse(value);
+  if (parsed.success) return { message: parsed.data, replaced: false };
+  const id = responseId(value);
+  if (id === undefined) {
+    return {
+      problem: `a message ${source.where} is not JSON-RPC, dropped: ${describeValue(value)}`,
+    };
+  }
+  return {
+    message: invalidAnswer(id, describeInvalidResponse(value as Record<string, unknown>)),
+    replaced: true,
+  };
+}
+
+/**
+ * A message over the limit, of which only `head` and `tail` were kept: an error response to the
+ * request whose answer it was (its id read from either end), or a problem when no id shows.
+ */
+export function oversizedUpstreamMessage(
+  bytes: number,
+  head: string,
+  tail: string,
+  limit: number,
+  source: UpstreamSource,
+): UpstreamMessageOutcome {
+  const id = sniffResponseId(head, tail);
+  if (id === null) {
+    return {
+      problem: `a message of ${bytes} bytes ${source.where}, more than the limit of ${limit} bytes, was dropped unread; it showed no response id at either end, so a call waiting for it ends at its time limit`,
+    };
+  }
+  return { message: tooLargeAnswer(id, bytes, limit), replaced: true };
+}
+
+/** The error response standing for an answer of `bytes` bytes, over `limit`, to request `id`. */
+export function tooLargeAnswer(
+  id: string | number,
+  bytes: number,
+  limit: number,
+): JSONRPCErrorResponse {
+  return madeUpError(
+    id,
+    `the answer is ${bytes} bytes, more than the gateway's limit of ${limit} bytes for a message from an upstream server; it was not read (raise the limit with maxUpstreamMessageBytes, --max-upstream-message-bytes on the command line)`,
+    { kind: 'too-large', bytes, limit },
+  );
+}
+
+/** The error response standing for an answer to request `id` that is no JSON-RPC response. */
+export function invalidAnswer(id: string | number, problem: string): JSONRPCErrorResponse {
+  return madeUpError(id, `the answer is not a valid JSON-RPC response: ${problem}`, {
+    kind: 'invalid',
+    problem,
+  });
 }
 
 /**
@@ -71,54 +164,19 @@ export class UpstreamReadBuffer {
   #createSplitter(): LineSplitter {
     return new LineSplitter(this.#maxBytes, {
       line: (text) => this.#read(text.endsWith('\r') ? text.slice(0, -1) : text),
-      oversized: (bytes, head, tail) => {
-        const id = sniffResponseId(head, tail);
-        const answer = { kind: 'too-large', bytes, limit: this.#maxBytes } as const;
-        if (id === null) {
-          this.#onProblem(
-            `a message of ${bytes} bytes on its stdout, more than the limit of ${this.#maxBytes} bytes, was dropped unread; it showed no response id at either end, so a call waiting for it ends at its time limit`,
-          );
-          return;
-        }
-        this.#queue.push(
-          madeUpError(
-            id,
-            `the answer is ${bytes} bytes, more than the gateway's limit of ${this.#maxBytes} bytes for a message from an upstream server; it was not read (raise the limit with maxUpstreamMessageBytes, --max-upstream-message-bytes on the command line)`,
-            answer,
-          ),
-        );
-      },
+      oversized: (bytes, head, tail) =>
+        this.#deliver(oversizedUpstreamMessage(bytes, head, tail, this.#maxBytes, STDOUT)),
     });
   }
 
   #read(line: string): void {
     if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      this.#onProblem(
-        `a line on its stdout is not JSON (${errorMessage(error)}), dropped: ${JSON.stringify(shortenName(line))}`,
-      );
-      return;
-    }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (parsed.success) {
-      this.#queue.push(parsed.data);
-      return;
-    }
-    const id = responseId(value);
-    if (id === undefined) {
-      this.#onProblem(`a message on its stdout is not JSON-RPC, dropped: ${describeValue(value)}`);
-      return;
-    }
-    const problem = describeInvalidResponse(value as Record<string, unknown>);
-    this.#queue.push(
-      madeUpError(id, `the answer is not a valid JSON-RPC response: ${problem}`, {
-        kind: 'invalid',
-        problem,
-      }),
-    );
+    this.#deliver(readUpstreamMessage(line, STDOUT));
+  }
+
+  #deliver(outcome: UpstreamMessageOutcome): void {
+    if ('message' in outcome) this.#queue.push(outcome.message);
+    else this.#onProblem(outcome.problem);
   }
 }
 
@@ -127,8 +185,7 @@ function madeUpError(
   message: string,
   answer: UnreadableAnswer,
 ): JSONRPCErrorResponse {
-  const data = { ...answer };
-  unreadable.set(data, answer);
+  const data = { ...answer, madeUpBy: MADE_UP_MARK };
   return { jsonrpc: '2.0', id, error: { code: UNREADABLE_CODE, message, data } };
 }
 
@@ -144,7 +201,7 @@ function responseId(value: unknown): string | number | undefined {
 const RESPONSE_MEMBERS = new Set(['jsonrpc', 'id', 'result', 'error']);
 
 /** What makes a message with an id and no method fail the JSON-RPC response schema. */
-function describeInvalidResponse(message: Record<string, unknown>): string {
+export function describeInvalidResponse(message: Record<string, unknown>): string {
   if (message.jsonrpc !== '2.0')
     return `its "jsonrpc" is ${describeValue(message.jsonrpc)}, not "2.0"`;
   const extra = Object.keys(message).filter((key) => !RESPONSE_MEMBERS.has(key));
@@ -162,7 +219,7 @@ function describeInvalidResponse(message: Record<string, unknown>): string {
 }
 
 /** A value a server sent, for a message: short, whatever it holds. */
-function describeValue(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(shortenName(value));
   if (value === null || typeof value === 'number' || typeof value === 'boolean') {
     return String(value);
