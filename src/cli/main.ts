@@ -6,6 +6,7 @@ import { ToolcapError } from '../errors/toolcap-error.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
 import { CliUsageError } from './cli-usage-error.js';
 import type { CliIo } from './io.js';
+import { describeArgumentCount } from './parse-cli-args.js';
 
 /** A command module: `run` plus its help texts. */
 export interface CommandModule {
@@ -36,27 +37,17 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = {
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [commandName, ...args] = argv;
-  if (
-    commandName === undefined ||
-    commandName === 'help' ||
-    commandName === '--help' ||
-    commandName === '-h'
-  ) {
-    const topic = commandName === 'help' ? args[0] : undefined;
-    if (topic !== undefined) {
-      const load = Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
-      if (load === undefined) return unknownCommand(topic, io);
-      io.stdout(`${(await load()).usage}\n`);
-      return 0;
-    }
-    if (commandName === undefined) {
-      io.stderr(await generalHelp());
-      return 2;
-    }
-    io.stdout(await generalHelp());
-    return 0;
+  if (commandName === undefined) {
+    io.stderr(await generalHelp());
+    return 2;
+  }
+  if (commandName === 'help' || commandName === '--help' || commandName === '-h') {
+    return showHelp(commandName, args, io);
   }
   if (commandName === '--version' || commandName === '-v') {
+    if (args.length > 0) {
+      return reportUsageError(describeArgumentCount(commandName, '0', 'none', args), undefined, io);
+    }
     io.stdout(`${await readPackageVersion()}\n`);
     return 0;
   }
@@ -67,16 +58,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof CliUsageError) {
-      // --help: the usage on stdout; a mistake: one line and where the help is, so the error
-      // does not scroll away above the whole usage
+      // --help: the usage on stdout; a mistake: one line and where the help is
       if (error.message === '') {
         io.stdout(`Usage: ${command.usage}\n`);
         return 0;
       }
-      io.stderr(
-        `toolcap: ${error.message}\nRun "toolcap help ${error.command ?? commandName}" for its options.\n`,
-      );
-      return 2;
+      return reportUsageError(error.message, error.command ?? commandName, io);
     }
     if (ToolcapError.isInstance(error)) {
       io.stderr(`toolcap: ${error.message}\n`);
@@ -87,6 +74,34 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr(`toolcap: unexpected error: ${detail}\n`);
     return 1;
   }
+}
+
+/** `toolcap help [COMMAND]` (also `--help`, `-h`): the command list or one command's usage. */
+async function showHelp(asked: string, args: readonly string[], io: CliIo): Promise<number> {
+  const [topic, ...extra] = args;
+  const load = topic !== undefined && Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
+  if (extra.length > 0) {
+    // point at the help the user most likely wanted
+    const known = load === undefined ? undefined : topic;
+    return reportUsageError(describeArgumentCount(asked, '0 to 1', 'COMMAND', args), known, io);
+  }
+  if (topic === undefined) {
+    io.stdout(await generalHelp());
+    return 0;
+  }
+  if (load === undefined) return unknownCommand(topic, io);
+  io.stdout(`${(await load()).usage}\n`);
+  return 0;
+}
+
+// one line and where the help is, so the error does not scroll away above the whole usage
+function reportUsageError(message: string, command: string | undefined, io: CliIo): number {
+  const help =
+    command === undefined
+      ? 'Run "toolcap help" for the list.'
+      : `Run "toolcap help ${command}" for its options.`;
+  io.stderr(`toolcap: ${message}\n${help}\n`);
+  return 2;
 }
 
 function unknownCommand(name: string, io: CliIo): number {

@@ -59,19 +59,33 @@ export function parseCliArgs(
     throw new CliUsageError(`${message.replace(/\.$/, '')} (toolcap ${command})`, command);
   }
   const values = parsed.values as ParsedArgs['values'];
-  if (values.help === true) throw new CliUsageError('', command);
   const count = parsed.positionals.length;
+  // --help shows the usage even when required arguments are missing, but a stray argument is
+  // the same mistake with or without --help
+  if (values.help === true && count <= positionals.max) throw new CliUsageError('', command);
   if (count < positionals.min || count > positionals.max) {
     const expected =
       positionals.min === positionals.max
         ? `${positionals.min}`
         : `${positionals.min} to ${positionals.max}`;
     throw new CliUsageError(
-      `"toolcap ${command}" takes ${expected} argument(s) (${positionals.names}), got ${count}${count > 0 ? `: ${parsed.positionals.map((value) => JSON.stringify(value)).join(' ')}` : ''}`,
+      describeArgumentCount(command, expected, positionals.names, parsed.positionals),
       command,
     );
   }
   return { values, positionals: parsed.positionals };
+}
+
+/** The message for a wrong number of arguments: what the command takes and what it got. */
+export function describeArgumentCount(
+  command: string,
+  expected: string,
+  names: string,
+  given: readonly string[],
+): string {
+  const listed =
+    given.length > 0 ? `: ${given.map((value) => JSON.stringify(value)).join(' ')}` : '';
+  return `"toolcap ${command}" takes ${expected} argument(s) (${names}), got ${given.length}${listed}`;
 }
 
 /** A repeatable string option as an array. */

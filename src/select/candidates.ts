@@ -37,6 +37,29 @@ export interface Evidence {
   matched: readonly string[];
   /** Keywords matched only through typo tolerance. */
   typos: readonly TypoMatch[] | undefined;
+  /** The query words of `matched` (a reason's `matched_words`). */
+  words: readonly string[];
+  /** The group keywords of `matched` (`matched_keywords`). */
+  keywords: readonly string[];
+  /** The tools called in the history of `matched` (`matched_history`). */
+  calledTools: readonly string[];
+  /** The group's best tool, which raised this relevance tool (`raised_by`). */
+  raisedBy: string | undefined;
+}
+
+/** An empty list of matches, shared. */
+export const NO_MATCHES: readonly string[] = Object.freeze([]);
+
+/** Evidence that only lists `matched` (always and context tools), of no kind the reason splits. */
+export function evidenceWithoutKinds(matched: readonly string[]): Evidence {
+  return {
+    matched,
+    typos: undefined,
+    words: NO_MATCHES,
+    keywords: NO_MATCHES,
+    calledTools: NO_MATCHES,
+    raisedBy: undefined,
+  };
 }
 
 /** Slots a candidate list holds before it first grows. */

@@ -37,6 +37,28 @@ export interface SelectionReason {
   score?: number;
   /** Keywords matched only with typo tolerance. */
   typos?: readonly TypoMatch[];
+  /**
+   * The request's words of `matched` (`fallback`, `relevance`): the words of the message and
+   * the history the tool contains, as `word`, or `word→related` when it has a related word.
+   * Omitted when none.
+   */
+  matched_words?: readonly string[];
+  /**
+   * The group keywords of `matched`, as written in the group file: those the message matched
+   * (`keyword`), or the history messages matched (`history`, `relevance`), newest first.
+   * Omitted when none.
+   */
+  matched_keywords?: readonly string[];
+  /**
+   * The tools of `matched` called in the history, newest first (`history`, `relevance`).
+   * Omitted when none.
+   */
+  matched_history?: readonly string[];
+  /**
+   * For a `relevance` tool raised by its group, the name of the group's best tool, which raised
+   * it (the last entry of `matched`). Omitted otherwise.
+   */
+  raised_by?: string;
 }
 
 /** A registered tool plus the reason it was selected. */

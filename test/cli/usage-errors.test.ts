@@ -82,6 +82,57 @@ describe('usage errors', () => {
     expect(typo.stderr).toMatch(/Did you mean "toolcap validate"\?/);
   });
 
+  it('toolcap help COMMAND with more arguments is a usage error, not the usage', async () => {
+    const result = await runCli(['help', 'select', 'extra', 'args']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'toolcap: "toolcap help" takes 0 to 1 argument(s) (COMMAND), got 3: "select" "extra" "args"\nRun "toolcap help select" for its options.\n',
+    );
+    const unknown = await runCli(['--help', 'nope', 'extra']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'toolcap: "toolcap --help" takes 0 to 1 argument(s) (COMMAND), got 2: "nope" "extra"\nRun "toolcap help" for the list.\n',
+    );
+    const version = await runCli(['--version', 'extra']);
+    expect(version.code).toBe(2);
+    expect(version.stdout).toBe('');
+    expect(version.stderr).toBe(
+      'toolcap: "toolcap --version" takes 0 argument(s) (none), got 1: "extra"\nRun "toolcap help" for the list.\n',
+    );
+  });
+
+  it('toolcap --help COMMAND shows the usage, as toolcap help COMMAND does', async () => {
+    const flag = await runCli(['--help', 'select']);
+    const help = await runCli(['help', 'select']);
+    expect(flag.code).toBe(0);
+    expect(flag.stdout).toBe(help.stdout);
+    expect(flag.stdout).toMatch(/^toolcap select /);
+  });
+
+  it('toolcap COMMAND --help with a stray argument is the same usage error as without --help', async () => {
+    const withHelp = await runCli(['list', '--help', 'stray']);
+    const without = await runCli(['list', 'stray']);
+    expect(withHelp.code).toBe(2);
+    expect(withHelp.stdout).toBe('');
+    expect(withHelp.stderr).toBe(without.stderr);
+    expect(withHelp.stderr).toBe(
+      'toolcap: "toolcap list" takes 0 argument(s) (none), got 1: "stray"\nRun "toolcap help list" for its options.\n',
+    );
+    const tooMany = await runCli(['select', '--help', 'one', 'two']);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toMatch(
+      /^toolcap: "toolcap select" takes 1 argument\(s\) \(MESSAGE\), got 2: "one" "two"\n/,
+    );
+    // the arguments a command takes, or fewer, still show its usage
+    const within = await runCli(['select', '--help', 'add a task']);
+    expect(within.code).toBe(0);
+    expect(within.stdout).toMatch(/^Usage: toolcap select/);
+    const missing = await runCli(['diff', '--help']);
+    expect(missing.code).toBe(0);
+    expect(missing.stdout).toMatch(/^Usage: toolcap diff/);
+  });
+
   it('translate --tools "" and search "" are usage errors', async () => {
     const tools = await runCli(['translate', '--provider', 'openai', '--tools', ''], { cwd: ROOT });
     expect(tools.code).toBe(2);

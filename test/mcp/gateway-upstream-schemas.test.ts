@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCompileCount } from '../../src/json-schema/compile-schema.js';
 import { createGateway, type Gateway } from '../../src/mcp/gateway/create-gateway.js';
@@ -5,6 +6,7 @@ import {
   connectClient,
   fixtureServer,
   RAW_SCHEMA_SERVER,
+  REPO_ROOT,
   textOf,
   ZOD_SERVER,
 } from './gateway-helpers.js';
@@ -129,5 +131,61 @@ describe('a gateway over servers whose schemas the group format narrows or rejec
       { group: 'raw', version: '0.3.0', tools: 4 },
     ]);
     expect(gateway.status().catalog.notes).toEqual([]);
+  });
+});
+
+const LOOP_SERVER = join(REPO_ROOT, 'test', 'fixtures', 'mcp-upstreams', 'loop-schema-server.mjs');
+
+// One real upstream process, stopped by gateway.close(): its schemas recurse, with and without
+// a loop that never reaches a part of the value.
+describe('a gateway over a server whose schemas have $ref loops', () => {
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    gateway = await createGateway({
+      upstreams: [fixtureServer('loops', LOOP_SERVER)],
+      expose: 'all',
+      callTimeoutMs: 5_000,
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('names each looping tool, server and pointer when it builds the tool list', () => {
+    expect(gateway.status().catalog.notes).toEqual([
+      'server "loops": tool "tag_sibling": inputSchema at "/properties/label/$ref" has a $ref loop (REF_CYCLE): $ref "#/properties/label" refers to the schema that holds it, so checking any value would follow it forever; point it at a schema that describes the value (such as {"type": "string"} under "$defs"), or let the recursion go through "properties" or "items". The tool is listed as the server lists it, and its calls are forwarded unchecked, for the server to check',
+      'server "loops": tool "tag_any_of": inputSchema at "/properties/colour/anyOf/0/$ref" has a $ref loop (REF_CYCLE): $ref "#/$defs/colour" loops back without reaching a schema of its own (#/properties/colour/anyOf/0 → #/$defs/colour → #/$defs/colour/allOf/0 → #/properties/colour → #/properties/colour/anyOf/0), so checking any value would follow it forever; point it at a schema that describes the value (such as {"type": "string"} under "$defs"), or let the recursion go through "properties" or "items". The tool is listed as the server lists it, and its calls are forwarded unchecked, for the server to check',
+    ]);
+  });
+
+  it('forwards the calls of a looping tool unchecked, never overflowing the stack', async () => {
+    const { client } = await connectClient(gateway);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(['tag_sibling', 'tag_any_of', 'save_tree']);
+    for (const [name, args] of [
+      ['tag_sibling', { label: 'urgent' }],
+      ['tag_any_of', { colour: 'teal' }],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError).toBeUndefined();
+      expect(JSON.parse(textOf(result))).toEqual(args);
+    }
+    await client.close();
+  });
+
+  it('checks a recursive tree schema, which has no loop, and notes nothing about it', async () => {
+    const { client } = await connectClient(gateway);
+    const root = { name: 'plan', children: [{ name: 'step', children: [{ name: 'detail' }] }] };
+    const ok = await client.callTool({ name: 'save_tree', arguments: { root } });
+    expect(JSON.parse(textOf(ok))).toEqual({ root });
+    const bad = await client.callTool({
+      name: 'save_tree',
+      arguments: { root: { name: 'plan', children: [{ children: [] }] } },
+    });
+    expect(textOf(bad)).toBe(
+      'INVALID_INPUT: Invalid input for tool "save_tree": missing required property "name". Fix these arguments and call the tool again.',
+    );
+    await client.close();
   });
 });

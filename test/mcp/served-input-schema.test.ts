@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildUpstreamGroup } from '../../src/mcp/gateway/build-upstream-group.js';
 import { servedInputSchema } from '../../src/mcp/gateway/served-input-schema.js';
+import { UpstreamInputChecks } from '../../src/mcp/gateway/upstream-input-checks.js';
 import { fixtureServer } from './gateway-helpers.js';
 
 describe('servedInputSchema', () => {
@@ -74,5 +75,65 @@ describe("buildUpstreamGroup and the servers' schemas", () => {
         /^TOOL_SKIPPED nested: tool "nested" was left out because the loader rejects it: SCHEMA_TOO_DEEP/,
       ),
     ]);
+  });
+
+  it('notes a $ref loop once per tool, with the count of further loops, and never a tree', () => {
+    const loop = (name: string) => ({ $ref: `#/properties/${name}`, description: name });
+    const tree = {
+      type: 'object',
+      properties: { root: { $ref: '#/$defs/node' } },
+      $defs: {
+        node: {
+          type: 'object',
+          properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } },
+        },
+      },
+    };
+    const listing = {
+      tools: [
+        {
+          name: 'two_loops',
+          description: 'Two looping properties.',
+          inputSchema: { type: 'object', properties: { a: loop('a'), b: loop('b') } },
+        },
+        { name: 'tree', description: 'A tree.', inputSchema: tree },
+        {
+          name: 'hidden_loop',
+          description: 'Hidden.',
+          inputSchema: { type: 'object', properties: { c: loop('c') } },
+        },
+      ],
+    };
+    const group = buildUpstreamGroup({
+      server: fixtureServer('loops', 'loop-schema-server.mjs'),
+      listing,
+      overlay: {
+        group: 'loops',
+        file: 'loops_tools.json',
+        description: 'Loops.',
+        selection: { strategy: 'always', keywords: [] },
+        hidden: ['hidden_loop'],
+        pinned: [],
+        tools: new Map(),
+      },
+      reserved: new Set(),
+    });
+    expect([...group.routes.keys()]).toEqual(['two_loops', 'tree']);
+    expect(group.notes).toEqual([
+      expect.stringMatching(
+        /^tool "two_loops": inputSchema at "\/properties\/a\/\$ref" has a \$ref loop \(REF_CYCLE\) \(and 1 more \$ref loop\(s\)\): \$ref "#\/properties\/a" refers to the schema that holds it/,
+      ),
+    ]);
+    // the call-time check agrees: the loop is forwarded unchecked, the tree is checked
+    const checks = new UpstreamInputChecks();
+    const registered = { name: 'x' } as never;
+    expect(checks.check(registered, group.inputSchemas.get('two_loops')!, { a: 1 })).toEqual({
+      ok: true,
+      input: { a: 1 },
+    });
+    expect(
+      checks.check(registered, group.inputSchemas.get('tree')!, { root: { kids: [{ kids: 3 }] } })
+        .ok,
+    ).toBe(false);
   });
 });

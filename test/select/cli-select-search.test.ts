@@ -25,7 +25,12 @@ describe('toolcap select', () => {
       cost_estimate: 'low',
       latency_estimate: 'fast',
       requires_context: ['user_id'],
-      reason: { strategy: 'keyword', matched: ['schedule', 'réunion'], score: expect.any(Number) },
+      reason: {
+        strategy: 'keyword',
+        matched: ['schedule', 'réunion'],
+        matched_keywords: ['schedule', 'réunion'],
+        score: expect.any(Number),
+      },
     });
     expect((output.tools as { name: string }[]).map((entry) => entry.name)).toEqual([
       'create_event',

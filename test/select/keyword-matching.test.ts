@@ -32,6 +32,7 @@ describe('keyword matching', () => {
     expect(selection.tools.find((selected) => selected.group === 'calendar')?.reason).toEqual({
       strategy: 'keyword',
       matched: ['schedule', 'réunion', 'appointment'],
+      matched_keywords: ['schedule', 'réunion', 'appointment'],
       score: expect.any(Number),
     });
   });
@@ -133,6 +134,7 @@ describe('keyword matching', () => {
       expect(selection.tools[0]?.reason).toEqual({
         strategy: 'keyword',
         matched: ['schedule'],
+        matched_keywords: ['schedule'],
         score: expect.any(Number),
         typos: [{ keyword: 'schedule', word: 'shedule' }],
       });

@@ -8,7 +8,7 @@ import {
   referenceSelect,
 } from '../../src/select/reference/reference-select.js';
 import { SEMANTIC_BACKGROUND, semanticText } from '../../src/select/semantic-index.js';
-import type { SelectOptions } from '../../src/select/types.js';
+import type { SelectionReason, SelectOptions } from '../../src/select/types.js';
 import { getDefaultTextAnalyzer } from '../../src/text/text-analyzer.js';
 import type { Registry } from '../../src/toolcap/registry.js';
 import type { CreateRegistryOptions } from '../../src/toolcap/registry-options.js';
@@ -180,6 +180,24 @@ function canonical(value: unknown): string {
   );
 }
 
+/**
+ * The kinds of a reason hold exactly the entries of its `matched` (`context` keys and check
+ * names are of no kind).
+ */
+function expectMatchedByKind(reason: SelectionReason): void {
+  const kinds = [
+    ...(reason.matched_words ?? []),
+    ...(reason.matched_keywords ?? []),
+    ...(reason.matched_history ?? []),
+    ...(reason.raised_by === undefined ? [] : [reason.raised_by]),
+  ];
+  const expected = reason.strategy === 'context' ? [] : reason.matched;
+  expect(new Set(kinds)).toEqual(new Set(expected));
+  for (const kind of [reason.matched_words, reason.matched_keywords, reason.matched_history]) {
+    expect(kind?.length).not.toBe(0);
+  }
+}
+
 /** What the reference selector reads of `registry`. */
 function referenceInput(registry: Registry): ReferenceInput {
   return {
@@ -205,9 +223,11 @@ describe('the fast selector gives what the reference selector gives (property-ba
           for (const turn of turns) {
             const message = turn.words.join(' ');
             const options = optionsOf(turn);
-            expect(canonical(registry.select(message, options))).toBe(
+            const selection = registry.select(message, options);
+            expect(canonical(selection)).toBe(
               canonical(referenceSelect(referenceInput(registry), message, options)),
             );
+            for (const { reason } of selection.tools) expectMatchedByKind(reason);
             const searchOptions = {
               k: turn.maxTools ?? 10,
               minScore: turn.fallback?.minScore ?? 0,

@@ -46,6 +46,7 @@ describe('the relevance option', () => {
     expect(selection.tools[4]!.reason).toEqual({
       strategy: 'relevance',
       matched: ['geocode'],
+      matched_history: ['geocode'],
       score: 0.2,
     });
   });
@@ -71,9 +72,15 @@ describe('the relevance option', () => {
     expect(selection.tools[1]!.reason).toEqual({
       strategy: 'relevance',
       matched: ['search_stays'],
+      raised_by: 'search_stays',
       score: 0.2,
     });
-    expect(selection.tools[0]!.reason.matched).toEqual(['place', 'stay']);
+    expect(selection.tools[0]!.reason).toEqual({
+      strategy: 'relevance',
+      matched: ['place', 'stay'],
+      matched_words: ['place', 'stay'],
+      score: expect.any(Number),
+    });
     // once the conversation has used a group, the history boost leads and siblings are not raised
     const later = servers.select('find a place to stay in Kyoto', {
       relevance: { k: 5 },

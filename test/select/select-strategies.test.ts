@@ -444,6 +444,7 @@ describe('fallback', () => {
     expect(selection.tools[0]!.reason).toEqual({
       strategy: 'fallback',
       matched: ['weather'],
+      matched_words: ['weather'],
       score: expect.any(Number),
     });
     expect(selection.tools[0]!.reason.score).toBeGreaterThanOrEqual(0.05);

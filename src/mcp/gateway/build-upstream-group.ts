@@ -1,5 +1,6 @@
 import valid from 'semver/functions/valid.js';
 import type { JsonSchema, ToolDefinition } from '../../format/types.js';
+import type { SchemaProblem } from '../../json-schema/check-schema.js';
 import { defineEntry, isPlainObject } from '../../json-schema/schema-node.js';
 import type { ImportedGroup, RenamedTool } from '../../migrate/build-imported-group.js';
 import { type ImportToolListOptions, importToolList } from '../../migrate/import-tool-list.js';
@@ -17,6 +18,7 @@ import {
 } from './rename-properties.js';
 import { servedInputSchema } from './served-input-schema.js';
 import type { UpstreamServer } from './upstream-config.js';
+import { findInputRefCycles } from './upstream-input-checks.js';
 
 /** Version of an upstream group whose server reports no semantic version. */
 export const FALLBACK_UPSTREAM_VERSION = '0.0.0';
@@ -71,7 +73,8 @@ const MAX_KEYWORD_LENGTH = 100;
  * Messages API and Bedrock Converse reject are listed renamed with `safePropertyNames`
  * (`renameProperties`), and named in one note for the server either way. Hidden tools are named
  * with the others, so the names of every server's tools depend only on the servers' lists, never
- * on what an overlay hides. The version is the server's when it is semver, else `0.0.0`. Without an
+ * on what an overlay hides. A tool whose schema has a `$ref` loop (`findInputRefCycles`) is
+ * served with a note naming where, and its calls are forwarded unchecked. The version is the server's when it is semver, else `0.0.0`. Without an
  * overlay the group is a `keyword` group: the server's name plus keywords suggested from its
  * tools (TF-IDF against `otherDocuments`).
  */
@@ -134,6 +137,11 @@ export function buildUpstreamGroup(input: {
         },
       );
       served.set(rawName, schema);
+      if (schema !== undefined && !hiddenTools.has(rawName)) {
+        // found now, not on the first call, where ajv would overflow the stack
+        const cycles = findInputRefCycles(schema);
+        if (cycles.length > 0) notes.push(describeRefCycles(rawName, cycles));
+      }
     }
   }
   const imported = convertTools(entries, served, {
@@ -305,6 +313,16 @@ function servedAnnotations(
     defineEntry(served, key, value);
   }
   return problems.length === 0 ? annotations : served;
+}
+
+/**
+ * The note for a tool whose input schema has `$ref` loops: where the first one is and what it
+ * is, how many more there are, and what the gateway does about it.
+ */
+function describeRefCycles(rawName: string, cycles: readonly SchemaProblem[]): string {
+  const first = cycles[0]!;
+  const more = cycles.length > 1 ? ` (and ${cycles.length - 1} more $ref loop(s))` : '';
+  return `tool ${JSON.stringify(shortenName(rawName))}: inputSchema at ${JSON.stringify(shortenName(first.pointer))} has a $ref loop (REF_CYCLE)${more}: ${first.message}. The tool is listed as the server lists it, and its calls are forwarded unchecked, for the server to check`;
 }
 
 /** Stands in for an input schema the group format rejects: the tool is searched without it. */

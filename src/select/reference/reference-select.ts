@@ -92,11 +92,23 @@ interface Candidate {
   strategy: SelectionStrategyName;
   matched: string[];
   typos: TypoMatch[];
+  /** `matched` by kind: query words, group keywords, tools called in the history, the raiser. */
+  kinds: MatchKinds;
   /** Relevance 0-1 (BM25F over the query's maximum); undefined for always and context tools. */
   score: number | undefined;
   /** Identifies the group match the candidate came from (round-robin groups). */
   groupKey: string;
 }
+
+interface MatchKinds {
+  words: string[];
+  keywords: string[];
+  calledTools: string[];
+  raisedBy: string | undefined;
+}
+
+/** No kinds: always and context tools. */
+const NO_KINDS: MatchKinds = { words: [], keywords: [], calledTools: [], raisedBy: undefined };
 
 interface Query {
   terms: { term: string; word: string; weight: number }[];
@@ -131,10 +143,26 @@ export function referenceSelect(
   const messageWords = rankingWords(input.analyzer, corpus, positions);
   const historyWords: RankingWords[] = [];
   // the history, newest first: the groups it matches or whose tools it called, and its words
-  const recorded = new Map<string, { keywords: string[]; typos: TypoMatch[] }>();
-  const record = (group: string, matched: string, typoWord: string | undefined) => {
-    const entry = recorded.get(group) ?? { keywords: [], typos: [] };
+  // keywords: keywords and called tools together, newest first; and each kind apart
+  const recorded = new Map<
+    string,
+    { keywords: string[]; typos: TypoMatch[]; historyKeywords: string[]; calledTools: string[] }
+  >();
+  const record = (
+    group: string,
+    matched: string,
+    typoWord: string | undefined,
+    isTool: boolean,
+  ) => {
+    const entry = recorded.get(group) ?? {
+      keywords: [],
+      typos: [],
+      historyKeywords: [],
+      calledTools: [],
+    };
     recorded.set(group, entry);
+    const kind = isTool ? entry.calledTools : entry.historyKeywords;
+    if (!kind.includes(matched)) kind.push(matched);
     if (!entry.keywords.includes(matched)) {
       entry.keywords.push(matched);
       if (typoWord !== undefined) entry.typos.push({ keyword: matched, word: typoWord });
@@ -152,7 +180,7 @@ export function referenceSelect(
           tool: entry.tool,
         });
       } else {
-        record(tool.group, tool.name, undefined);
+        record(tool.group, tool.name, undefined, true);
       }
       continue;
     }
@@ -162,7 +190,7 @@ export function referenceSelect(
     for (const match of matchKeywords(corpus, historyPositions)) {
       for (const keyword of match.keywords) {
         const typo = match.typos.find((candidateTypo) => candidateTypo.keyword === keyword);
-        record(match.group.group, keyword, typo?.word);
+        record(match.group.group, keyword, typo?.word, false);
       }
     }
     historyWords.push(rankingWords(input.analyzer, corpus, historyPositions));
@@ -171,7 +199,7 @@ export function referenceSelect(
   // always: every tool of every always group, catalog order
   for (const tool of input.tools) {
     if (strategyOf(input, tool) === 'always') {
-      candidates.push(candidate(tool, 'always', [], [], undefined, 'always'));
+      candidates.push(candidate(tool, 'always', [], [], NO_KINDS, undefined, 'always'));
     }
   }
 
@@ -184,7 +212,9 @@ export function referenceSelect(
       for (const tool of tools) {
         const keys = tool.metadata.requires_context;
         if (!settings.requireContext || keys.every((key) => hasKey(input, settings, key))) {
-          candidates.push(candidate(tool, 'context', [...keys], [], undefined, group.group));
+          candidates.push(
+            candidate(tool, 'context', [...keys], [], NO_KINDS, undefined, group.group),
+          );
         } else {
           dropped.push(missingContext(input, settings, tool, 'context group'));
         }
@@ -213,7 +243,9 @@ export function referenceSelect(
     }
     for (const tool of tools) {
       if (reason === undefined) {
-        candidates.push(candidate(tool, 'context', [checkName], [], undefined, group.group));
+        candidates.push(
+          candidate(tool, 'context', [checkName], [], NO_KINDS, undefined, group.group),
+        );
       } else {
         dropped.push({ name: tool.name, group: tool.group, code: 'CONTEXT_NOT_MET', reason });
       }
@@ -274,10 +306,15 @@ export function referenceSelect(
     for (const { tool, used, score } of offered) {
       const matched = [...wordsIn(tool), ...(used?.keywords ?? [])];
       const best = groupBest.get(tool.group);
-      if (best !== undefined && best.tool !== tool && groupBoost(tool.group) > 0) {
-        matched.push(best.tool.name);
-      }
-      candidates.push(candidate(tool, 'relevance', matched, [], score, `r:${tool.name}`));
+      const raised = best !== undefined && best.tool !== tool && groupBoost(tool.group) > 0;
+      if (raised) matched.push(best.tool.name);
+      const kinds: MatchKinds = {
+        words: wordsIn(tool),
+        keywords: used?.historyKeywords ?? [],
+        calledTools: used?.calledTools ?? [],
+        raisedBy: raised ? best.tool.name : undefined,
+      };
+      candidates.push(candidate(tool, 'relevance', matched, [], kinds, score, `r:${tool.name}`));
     }
     if (offered.length === 0) {
       const best = Math.max(0, ...ranked.map((entry) => roundScore(entry.gate)));
@@ -296,8 +333,17 @@ export function referenceSelect(
     );
     for (const match of messageMatches) {
       for (const tool of input.tools.filter((entry) => entry.group === match.group.group)) {
+        const kinds = { ...NO_KINDS, keywords: match.keywords };
         candidates.push(
-          candidate(tool, 'keyword', match.keywords, match.typos, 0, `k:${match.group.group}`),
+          candidate(
+            tool,
+            'keyword',
+            match.keywords,
+            match.typos,
+            kinds,
+            0,
+            `k:${match.group.group}`,
+          ),
         );
       }
     }
@@ -314,8 +360,13 @@ export function referenceSelect(
         for (const tool of input.tools.filter(
           (candidateTool) => candidateTool.group === group.group,
         )) {
+          const kinds = {
+            ...NO_KINDS,
+            keywords: entry.historyKeywords,
+            calledTools: entry.calledTools,
+          };
           candidates.push(
-            candidate(tool, 'history', entry.keywords, entry.typos, 0, `h:${group.group}`),
+            candidate(tool, 'history', entry.keywords, entry.typos, kinds, 0, `h:${group.group}`),
           );
         }
       }
@@ -345,7 +396,10 @@ export function referenceSelect(
         const score = semantic === undefined ? normalizeScore(raw, maxScore) : raw;
         best = Math.max(best, roundScore(score));
         if (roundScore(score) < minScore) continue;
-        candidates.push(candidate(tool, 'fallback', wordsIn(tool), [], score, `f:${tool.name}`));
+        const kinds = { ...NO_KINDS, words: wordsIn(tool) };
+        candidates.push(
+          candidate(tool, 'fallback', wordsIn(tool), [], kinds, score, `f:${tool.name}`),
+        );
         added++;
       }
       if (added === 0) {
@@ -499,10 +553,24 @@ function candidate(
   strategy: SelectionStrategyName,
   matched: readonly string[],
   typos: readonly TypoMatch[],
+  kinds: MatchKinds,
   score: number | undefined,
   groupKey: string,
 ): Candidate {
-  return { tool, strategy, matched: [...matched], typos: [...typos], score, groupKey };
+  return {
+    tool,
+    strategy,
+    matched: [...matched],
+    typos: [...typos],
+    kinds: {
+      words: [...kinds.words],
+      keywords: [...kinds.keywords],
+      calledTools: [...kinds.calledTools],
+      raisedBy: kinds.raisedBy,
+    },
+    score,
+    groupKey,
+  };
 }
 
 function strategyOf(input: ReferenceInput, tool: RegisteredTool): string | undefined {
@@ -655,6 +723,12 @@ function applyBudgets(
 
 function selectedTool(entry: Candidate): SelectedTool {
   const reason: SelectionReason = { strategy: entry.strategy, matched: entry.matched };
+  // `matched` by kind, each only when the tool has some
+  const { words, keywords, calledTools, raisedBy } = entry.kinds;
+  if (words.length > 0) reason.matched_words = words;
+  if (keywords.length > 0) reason.matched_keywords = keywords;
+  if (calledTools.length > 0) reason.matched_history = calledTools;
+  if (raisedBy !== undefined) reason.raised_by = raisedBy;
   if (entry.score !== undefined) reason.score = roundScore(entry.score);
   if (entry.typos.length > 0) reason.typos = entry.typos;
   return { ...entry.tool, reason };

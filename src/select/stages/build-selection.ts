@@ -26,6 +26,11 @@ export function buildSelection(
       strategy: STRATEGY_OF_STRATUM[candidates.strata[slot]!]!,
       matched: [...evidence.matched],
     };
+    // `matched` by kind, each only when the tool has some
+    if (evidence.words.length > 0) reason.matched_words = [...evidence.words];
+    if (evidence.keywords.length > 0) reason.matched_keywords = [...evidence.keywords];
+    if (evidence.calledTools.length > 0) reason.matched_history = [...evidence.calledTools];
+    if (evidence.raisedBy !== undefined) reason.raised_by = evidence.raisedBy;
     if (!Number.isNaN(score)) reason.score = roundScore(score);
     if (evidence.typos !== undefined) reason.typos = evidence.typos.map((typo) => ({ ...typo }));
     return createSelectedTool(turn.index.tools[candidates.tools[slot]!]!, reason);

@@ -8,17 +8,20 @@ import {
   ALWAYS,
   CONTEXT,
   type Evidence,
+  evidenceWithoutKinds,
   FALLBACK,
   HISTORY,
   KEYWORD,
+  NO_MATCHES,
   RELEVANCE,
   type Stratum,
   type Turn,
 } from '../turn.js';
 import { missingContextDrop } from './filter-candidates.js';
+import type { HistoryMatch } from './read-turn.js';
 import { normalizeScore } from './score-candidates.js';
 
-const NO_MATCHES: readonly string[] = Object.freeze([]);
+const NOTHING_MATCHED = evidenceWithoutKinds(NO_MATCHES);
 
 /**
  * Stage 2: the candidates of each strategy, in budget priority order. Pinned (`always`)
@@ -29,7 +32,7 @@ const NO_MATCHES: readonly string[] = Object.freeze([]);
  */
 export function collectCandidates(turn: Turn): void {
   const { candidates, index, reading } = turn;
-  candidates.add(index.alwaysTools, ALWAYS, { matched: NO_MATCHES, typos: undefined }, NaN);
+  candidates.add(index.alwaysTools, ALWAYS, NOTHING_MATCHED, NaN);
   for (const group of index.contextGroups) addContextGroup(turn, group);
   turn.rankedStart = candidates.count;
   turn.rankedEnd = candidates.count;
@@ -41,24 +44,37 @@ export function collectCandidates(turn: Turn): void {
   for (const match of reading.messageMatches) {
     if (index.strategyOfGroup[match.group] !== 'keyword') continue;
     matched.add(match.group);
-    addRankedGroup(turn, match, KEYWORD);
+    addRankedGroup(turn, match, KEYWORD, match.keywords, NO_MATCHES);
   }
   // groups kept by history: keyword groups the message itself did not match
   let kept = 0;
   for (const match of reading.historyMatches) {
     if (index.strategyOfGroup[match.group] !== 'keyword' || matched.has(match.group)) continue;
     kept++;
-    addRankedGroup(turn, match, HISTORY);
+    addRankedGroup(turn, match, HISTORY, match.historyKeywords, match.calledTools);
   }
   turn.rankedEnd = candidates.count;
   if (matched.size === 0 && kept === 0 && turn.settings.fallback !== undefined) addFallback(turn);
 }
 
-/** A keyword or history group: its tools, and its catalog ranges for scoring. */
-function addRankedGroup(turn: Turn, match: GroupMatch, stratum: Stratum): void {
+/**
+ * A keyword or history group: its tools, and its catalog ranges for scoring. `keywords` and
+ * `calledTools` are the two kinds of `match.keywords`.
+ */
+function addRankedGroup(
+  turn: Turn,
+  match: GroupMatch,
+  stratum: Stratum,
+  keywords: readonly string[],
+  calledTools: readonly string[],
+): void {
   const evidence: Evidence = {
     matched: match.keywords,
     typos: match.typos.length > 0 ? match.typos : undefined,
+    words: NO_MATCHES,
+    keywords,
+    calledTools,
+    raisedBy: undefined,
   };
   turn.candidates.add(turn.index.toolsOfGroup[match.group]!, stratum, evidence, 0);
   turn.rankedRanges.push(...turn.index.rangesOfGroup[match.group]!);
@@ -78,7 +94,7 @@ function addContextGroup(turn: Turn, group: number): void {
         !settings.requireContext ||
         keys.every((key) => index.hasContextKey(settings.context, key))
       ) {
-        turn.candidates.add([tool], CONTEXT, { matched: keys, typos: undefined }, NaN);
+        turn.candidates.add([tool], CONTEXT, evidenceWithoutKinds(keys), NaN);
       } else {
         turn.dropped.push(missingContextDrop(turn, tool, 'context group'));
       }
@@ -114,7 +130,7 @@ function addContextGroup(turn: Turn, group: number): void {
     return;
   }
   const { applies } = outcome;
-  if (applies) turn.candidates.add(tools, CONTEXT, { matched: [checkName], typos: undefined }, NaN);
+  if (applies) turn.candidates.add(tools, CONTEXT, evidenceWithoutKinds([checkName]), NaN);
   else notMet(`its group's context_check "${checkName}" returned false for this turn's context`);
 }
 
@@ -161,7 +177,7 @@ function addByRelevance(turn: Turn): void {
     if (!bestOfGroup.has(group)) bestOfGroup.set(group, entry);
   }
   const topScore = mostRelevant[0]?.score ?? 0;
-  const used = new Map(
+  const used = new Map<number, HistoryMatch>(
     reading.historyMatches.filter((match) => isKeyword(match.group)).map((m) => [m.group, m]),
   );
   // every tool of a raised group, which the boosts may lift into the k; the group raise stands
@@ -201,13 +217,25 @@ function addByRelevance(turn: Turn): void {
     best = Math.max(best, roundScore(gate));
     if (roundScore(gate) < minScore) continue;
     const group = index.groupOfTool[doc]!;
-    const matched = [...wordsIn(turn, doc), ...(used.get(group)?.keywords ?? [])];
+    const words = wordsIn(turn, doc);
+    const usedMatch = used.get(group);
+    const matched = [...words, ...(usedMatch?.keywords ?? [])];
     // a sibling raised by its group names the group's best tool, which raised it
     const groupBest = bestOfGroup.get(group);
+    let raisedBy: string | undefined;
     if (groupBest !== undefined && groupBest.doc !== doc && groupBoost(group) > 0) {
-      matched.push(index.toolNames[groupBest.doc]!);
+      raisedBy = index.toolNames[groupBest.doc]!;
+      matched.push(raisedBy);
     }
-    turn.candidates.add([doc], RELEVANCE, { matched, typos: undefined }, score);
+    const evidence: Evidence = {
+      matched,
+      typos: undefined,
+      words,
+      keywords: usedMatch?.historyKeywords ?? NO_MATCHES,
+      calledTools: usedMatch?.calledTools ?? NO_MATCHES,
+      raisedBy,
+    };
+    turn.candidates.add([doc], RELEVANCE, evidence, score);
     added++;
   }
   if (added === 0) {
@@ -262,7 +290,9 @@ function addFallback(turn: Turn): void {
     const score = normalizeScore(raw, maxScore);
     best = Math.max(best, roundScore(score));
     if (roundScore(score) < fallback.minScore) continue;
-    turn.candidates.add([doc], FALLBACK, { matched: wordsIn(turn, doc), typos: undefined }, score);
+    const words = wordsIn(turn, doc);
+    const evidence: Evidence = { ...evidenceWithoutKinds(words), words };
+    turn.candidates.add([doc], FALLBACK, evidence, score);
     added++;
   }
   if (added === 0) {

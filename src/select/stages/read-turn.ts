@@ -5,6 +5,17 @@ import type { GroupMatch } from '../keyword-index.js';
 import type { ResolvedSelectOptions } from '../resolve-select-options.js';
 import type { SelectionIndex } from '../selection-index.js';
 
+/**
+ * A group the history kept. `keywords` holds its keywords and called tools together, newest
+ * first (the reason's `matched`); the two kinds are also kept apart, each newest first.
+ */
+export interface HistoryMatch extends GroupMatch {
+  /** The group's keywords the history messages matched. */
+  historyKeywords: string[];
+  /** The group's tools the history called. */
+  calledTools: string[];
+}
+
 /** What the words of a turn say: keyword matches of the message and of the history, and the ranking query. */
 export interface TurnReading {
   /** Groups whose keywords the message contains, in order of their first match. */
@@ -13,7 +24,7 @@ export interface TurnReading {
    * Groups that the latest history entries matched by keyword or own a tool they called, in
    * catalog order, each with what matched, newest first.
    */
-  historyMatches: GroupMatch[];
+  historyMatches: HistoryMatch[];
   query: TurnQuery;
 }
 
@@ -38,13 +49,21 @@ export function readTurn(
   };
   const analyzed = analyze(message);
   const messageMatches = index.keywords.matchGroups(analyzed);
-  const matches = new Map<number, GroupMatch>();
-  const record = (group: number, matched: string, typoWord: string | undefined) => {
+  const matches = new Map<number, HistoryMatch>();
+  const record = (
+    group: number,
+    matched: string,
+    typoWord: string | undefined,
+    isTool: boolean,
+  ) => {
     let match = matches.get(group);
     if (match === undefined) {
-      match = { group, keywords: [], typos: [] };
+      match = { group, keywords: [], typos: [], historyKeywords: [], calledTools: [] };
       matches.set(group, match);
     }
+    // a tool and a keyword may share a spelling: `keywords` has it once, each kind has it
+    const kind = isTool ? match.calledTools : match.historyKeywords;
+    if (!kind.includes(matched)) kind.push(matched);
     if (!match.keywords.includes(matched)) {
       match.keywords.push(matched);
       if (typoWord !== undefined) match.typos.push({ keyword: matched, word: typoWord });
@@ -66,7 +85,7 @@ export function readTurn(
         continue;
       }
       const group = index.groupOfTool[tool]!;
-      if (group >= 0) record(group, entry.tool, undefined);
+      if (group >= 0) record(group, entry.tool, undefined, true);
       continue;
     }
     const text = typeof entry === 'string' ? entry : (entry as { message: string }).message;
@@ -74,7 +93,8 @@ export function readTurn(
     history.push(earlier);
     for (const match of index.keywords.matchGroups(earlier)) {
       for (const keyword of match.keywords) {
-        record(match.group, keyword, match.typos.find((typo) => typo.keyword === keyword)?.word);
+        const typo = match.typos.find((candidate) => candidate.keyword === keyword);
+        record(match.group, keyword, typo?.word, false);
       }
     }
   }
