@@ -224,6 +224,27 @@ export const tools = {
     expect(results).toEqual([{ id: 'call_1', name: 'countdown', ok: true, output: { left: 0 } }]);
   });
 
+  it('loads a LangChain tool without a schema, which still runs in LangChain', async () => {
+    const { module } = await importSource(`
+import { tool } from '@langchain/core/tools';
+export const tools = [tool(async (text) => String(text).toUpperCase(), { name: 'shout', description: 'Uppercase a text' })];
+`);
+    const registry = createRegistry({
+      fallbackTools: await toFallbackTools(module, { file: 'lc_tools.mjs' }),
+    });
+    expect(registry.diagnostics).toEqual([]);
+    expect(registry.migrationStatus().fallbackOnly).toEqual(['shout']);
+    expect(registry.get('shout')?.input_schema).toEqual({
+      type: 'object',
+      properties: { input: { type: 'string' } },
+      additionalProperties: false,
+    });
+    expect(await registry.execute('shout', { input: 'hi' })).toMatchObject({
+      ok: false,
+      error: { code: 'HANDLER_NOT_FOUND' },
+    });
+  });
+
   it('says a tool with no execute is defined in code with nothing toolcap can call, and what to do', async () => {
     const { dir, module } = await importSource(AI_SDK_MODULE);
     const fallbackTools = await toFallbackTools(module.tools, { file: 'src/agent/tools.mjs' });
