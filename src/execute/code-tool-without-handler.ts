@@ -20,7 +20,7 @@ export function codeToolWithoutHandler(
       : {};
   return {
     code: 'HANDLER_NOT_FOUND',
-    message: `Tool "${tool.name}" is defined in code${where} and has no implementation toolcap can call: it was given to fallbackTools without an execute function, and there is no handler module "${executor}". Give the fallback tool an execute(input, context, options) function, or give handlerModules a "${executor}" module; a tool read from a framework (an AI SDK ToolSet, Agents SDK or LangChain tools) can instead be run by that framework.`,
+    message: `Tool "${tool.name}" is defined in code${where} and has no implementation toolcap can call: its fallback tool has no execute function, and there is no handler module "${executor}". toFallbackTools keeps the execute of AI SDK tools only; an AI SDK tool without one, and LangChain, Agents SDK and MCP server tools, run in their framework. Give the fallback tool an execute(input, context, options) function, or give handlerModules a "${executor}" module.`,
     details: { ...details, ...(file === undefined ? {} : { defined_in: file }) },
   };
 }

@@ -17,6 +17,8 @@ export interface ExecutionSettings {
   dataDir?: string;
   /** Timeouts and size limits of `execute`; see `DEFAULT_EXECUTION_LIMITS`. */
   executionLimits?: ExecutionLimits;
+  /** The default of the calls' `applyDefaults` option. Default false. */
+  applyDefaults?: boolean;
 }
 
 /** The tools a call may name and the settings they run with: what a registry hands `execute`. */

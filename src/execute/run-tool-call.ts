@@ -21,7 +21,8 @@ export function allowedNames(allowed: ExecuteOptions['allowed']): ReadonlySet<st
 /**
  * One call to a known tool, after the checks `registry.execute` leaves to `executeTool`: the
  * tool must be in `allowed` (`NOT_SELECTED`), JSON-string arguments are parsed, and with
- * `applyDefaults` the schema's defaults are filled into a copy of the input. Then `executeTool`
+ * `applyDefaults` (the call's, else the registry's) the schema's defaults are filled into a copy
+ * of the input. Then `executeTool`
  * validates, checks the context, passes `gate` (approval) and runs the handler. A failure is
  * bounded by `maxOutputBytes` like an output (`boundToolError`).
  */
@@ -57,8 +58,9 @@ function runChecked(
   const maxInputBytes = options.maxInputBytes ?? limits.maxInputBytes;
   const parsed = parseToolArguments(tool.name, input, maxInputBytes);
   if (!parsed.ok) return Promise.resolve(parsed);
+  const applyDefaults = options.applyDefaults ?? target.settings.applyDefaults;
   const value =
-    options.applyDefaults === true ? withDefaults(tool, parsed.input, maxInputBytes) : parsed.input;
+    applyDefaults === true ? withDefaults(tool, parsed.input, maxInputBytes) : parsed.input;
   return executeTool(target, tool.name, value, context, options, gate);
 }
 

@@ -54,7 +54,7 @@ export interface ExecuteOptions {
   /**
    * Fill in the input schema's `default`s for parameters the call left out (and the `null`s
    * OpenAI strict mode sends for them) before validation, so the handler sees them. The
-   * caller's input is never changed. Default false.
+   * caller's input is never changed. Default: the registry's `applyDefaults` option, else false.
    */
   applyDefaults?: boolean;
 }

@@ -7,6 +7,7 @@ import {
   estimateBacktrackingDegree,
   findCatastrophicBacktracking,
 } from './find-catastrophic-backtracking.js';
+import { focusUnionErrors } from './focus-union-errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -94,6 +95,8 @@ function createEngine(dialect: Dialect, useDefaults: boolean): AjvInstance {
     useDefaults,
     // every problem at once, so the model can fix its call in one round trip
     allErrors: true,
+    // errors carry the schema they failed: a union's branches are then known for sure
+    verbose: true,
     // tool schemas come from many authors; unknown keywords are annotations, not errors
     strict: false,
     // the loader already checked the schema against the meta-schema profile
@@ -160,7 +163,10 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
     if (validate(data)) return VALID;
     return {
       valid: false,
-      issues: (validate.errors ?? []).map((error) => describeIssue(error, data, subject)),
+      // a failed discriminated union reports the branch the value chose, not every branch
+      issues: focusUnionErrors(validate.errors ?? [], schema, data, subject).map(
+        ({ error, replacement }) => replacement ?? describeIssue(error, data, subject),
+      ),
     };
   };
   cache.set(schema, compiled);

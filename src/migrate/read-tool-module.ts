@@ -4,6 +4,7 @@ import { createWarningSink } from '../json-schema/schema-warnings.js';
 import { type FallbackTool, fallbackToolToEntry } from '../registry/fallback-tools.js';
 import { errorMessage } from '../util/error-message.js';
 import { importModule } from './import-module.js';
+import { langChainStringInputSchema } from './langchain-string-input-schema.js';
 import { isMcpServer, listMcpServerTools } from './list-mcp-server-tools.js';
 import { toToolJsonSchema } from './to-tool-json-schema.js';
 
@@ -402,8 +403,12 @@ async function readTool(
         });
       }
       return { ...base, ...schemaOrProblem(await toToolJsonSchema(tool.parameters)) };
-    case 'langchain':
+    case 'langchain': {
+      // a tool without a schema of its own has LangChain's string-input schema (Zod 3)
+      const stringInput = langChainStringInputSchema(tool.schema);
+      if (stringInput !== undefined) return { ...base, inputSchema: stringInput };
       return { ...base, ...schemaOrProblem(await toToolJsonSchema(tool.schema)) };
+    }
     default: {
       const sink = createWarningSink();
       const entry = fallbackToolToEntry(value as FallbackTool, sink);

@@ -8,6 +8,7 @@ import {
   readModuleEntries,
   readValueEntries,
 } from './read-tool-module.js';
+import { type AiSdkTool, runAiSdkTool } from './run-ai-sdk-tool.js';
 
 /** Options of `toFallbackTools`. */
 export interface ToFallbackToolsOptions {
@@ -25,8 +26,9 @@ export interface ToFallbackToolsOptions {
  * export that holds tools), or one export's value: a Vercel AI SDK ToolSet, OpenAI Agents SDK or
  * LangChain tools, an MCP SDK server, an array of any of these or of plain tool objects, an
  * object's `tools`. Each framework tool becomes `{ name, description, inputSchema }` (its
- * schema as JSON Schema) and keeps running in its framework; plain tool objects (canonical or
- * param lists, with their `execute`) are taken as they are. A tool whose schema has no JSON
+ * schema as JSON Schema); an AI SDK tool with an `execute` keeps it, run as the AI SDK runs it
+ * (see `runAiSdkTool`), and the other frameworks' tools keep running in their framework; plain
+ * tool objects (canonical or param lists, with their `execute`) are taken as they are. A tool whose schema has no JSON
  * Schema form (a Zod `z.date()`, ...) carries a `problem` instead: the registry reports it
  * (`INVALID_FALLBACK_TOOL`) and loads the others. Every tool's `definedIn` names `file` and its
  * place in the exports. Throws a ToolcapError (`FALLBACK_MODULE_INVALID`) naming the export and
@@ -57,7 +59,13 @@ function toFallbackTool({ tool, path }: FoundTool, file: string): FallbackTool {
   const definedIn = { file, pointer: formatPointer(path) };
   if (tool.kind === 'object') return { ...(tool.value as FallbackTool), definedIn };
   const base = { name: tool.name, description: tool.description ?? '', definedIn };
-  return tool.inputSchema === undefined
-    ? { ...base, problem: tool.problem ?? 'its parameters cannot be read' }
+  if (tool.inputSchema === undefined) {
+    return { ...base, problem: tool.problem ?? 'its parameters cannot be read' };
+  }
+  // an AI SDK tool's own execute is a plain function toolcap can run; other frameworks' tools
+  // need their framework's run context, so they keep running there
+  const value = tool.value as { execute?: unknown };
+  return tool.kind === 'ai-sdk' && typeof value.execute === 'function'
+    ? { ...base, inputSchema: tool.inputSchema, execute: runAiSdkTool(value as AiSdkTool) }
     : { ...base, inputSchema: tool.inputSchema };
 }

@@ -40,6 +40,13 @@ export interface ExecutionOptions {
   dataDir?: string;
   /** Timeouts and size limits; see `DEFAULT_EXECUTION_LIMITS`. */
   executionLimits?: ExecutionLimitsInput;
+  /**
+   * The default of `execute`'s (and `executeToolCalls`' and the adapters') `applyDefaults`:
+   * `true` fills in the input schema's `default`s before every call's handler runs, as the
+   * Zod or Python code a migrated tool came from did; a call's own `applyDefaults` wins.
+   * Default false.
+   */
+  applyDefaults?: boolean;
 }
 
 /** The semantic scorer of a registry (off unless given); see `SemanticOptions`. */
@@ -261,6 +268,7 @@ export const CREATE_REGISTRY_OPTIONS: OptionSpec = {
   services: isObject,
   dataDir: isString,
   executionLimits: isExecutionLimits,
+  applyDefaults: isBoolean,
   semantic: isSemantic,
 };
 
@@ -312,6 +320,7 @@ export function resolveRegistrySettings(
     services: new Map(Object.entries(options.services ?? {})),
     dataDir: resolve(cwd, options.dataDir ?? '.toolcap/data'),
     executionLimits: resolveExecutionLimits(options.executionLimits),
+    ...(options.applyDefaults === undefined ? {} : { applyDefaults: options.applyDefaults }),
     ...(options.analyzer !== undefined ? { analyzer: resolveTextAnalyzer(options.analyzer) } : {}),
     ...(options.semantic !== undefined
       ? {

@@ -5,9 +5,10 @@ import type { ToolCall } from '../../src/execute/types.js';
 import type { RegisteredTool } from '../../src/format/types.js';
 import type { FallbackTool } from '../../src/registry/fallback-tools.js';
 import { createRegistry } from '../../src/toolcap/create-registry.js';
+import type { CreateRegistryOptions } from '../../src/toolcap/registry-options.js';
 
 /** Records every input its tools receive, so tests see what a handler saw. */
-function recordingRegistry(extra: FallbackTool[] = []) {
+function recordingRegistry(extra: FallbackTool[] = [], options: CreateRegistryOptions = {}) {
   const seen: { tool: string; input: Record<string, unknown> }[] = [];
   const record =
     (tool: string) =>
@@ -62,6 +63,7 @@ function recordingRegistry(extra: FallbackTool[] = []) {
       },
       ...extra,
     ],
+    ...options,
   });
   return { registry, seen };
 }
@@ -535,6 +537,26 @@ describe('applyDefaults', () => {
       { limit: 3, order: 'newest', labels: ['inbox'] },
       {},
     ]);
+  });
+
+  it('is the default of every call when the registry is created with applyDefaults: true', async () => {
+    const { registry, seen } = recordingRegistry([], { applyDefaults: true });
+    await registry.execute('list_notes', { limit: 3 });
+    await registry.execute('list_notes', {}, {}, { applyDefaults: false });
+    await registry.executeToolCalls('anthropic', {
+      content: [{ type: 'tool_use', id: 'c1', name: 'list_notes', input: {} }],
+    });
+    expect(seen.map((entry) => entry.input)).toEqual([
+      { limit: 3, order: 'newest', labels: ['inbox'] },
+      {},
+      { limit: 10, order: 'newest', labels: ['inbox'] },
+    ]);
+  });
+
+  it('refuses a registry applyDefaults that is not a boolean', () => {
+    expect(() => createRegistry({ applyDefaults: 'yes' as unknown as boolean })).toThrow(
+      'createRegistry: option "applyDefaults" must be true or false, got "yes"',
+    );
   });
 
   it('leaves an invalid input to validation, which reports it as usual', async () => {

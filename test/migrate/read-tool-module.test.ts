@@ -130,6 +130,40 @@ describe('readToolModule', () => {
     ]);
   });
 
+  it('reads a LangChain tool without a schema as LangChain describes it: an optional string input', async () => {
+    const source = `
+import { DynamicTool, tool } from '@langchain/core/tools';
+import { z } from 'zod';
+import { z as z3 } from 'zod/v3';
+export const shout = tool(async (text) => String(text).toUpperCase(), {
+  name: 'shout',
+  description: 'Uppercase a text',
+});
+export const echo = tool(async (text) => text, { name: 'echo', description: 'Echo.', schema: z.string() });
+export const whisper = new DynamicTool({ name: 'whisper', description: 'Lowercase.', func: async (text) => text.toLowerCase() });
+export const legacy = tool(async () => 'x', { name: 'legacy', description: 'Zod 3.', schema: z3.object({ q: z3.string() }) });
+`;
+    const { tools } = await read(source);
+    const stringInput = {
+      type: 'object',
+      properties: { input: { type: 'string' } },
+      additionalProperties: false,
+    };
+    expect(tools.map(({ name, inputSchema, problem }) => ({ name, inputSchema, problem }))).toEqual(
+      [
+        { name: 'echo', inputSchema: stringInput, problem: undefined },
+        {
+          name: 'legacy',
+          inputSchema: undefined,
+          problem:
+            'its schema is a Zod schema without JSON Schema output (Zod 3, or Zod 4 before 4.2): use zod 4.2 or later, or give a JSON Schema (the AI SDK: jsonSchema({...}))',
+        },
+        { name: 'shout', inputSchema: stringInput, problem: undefined },
+        { name: 'whisper', inputSchema: stringInput, problem: undefined },
+      ],
+    );
+  });
+
   it('lists the tools of an MCP SDK McpServer through an in-memory client', async () => {
     const { tools } = await read(MCP_SERVER_MODULE);
     expect(tools).toEqual([

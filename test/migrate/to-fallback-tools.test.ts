@@ -42,6 +42,7 @@ describe('toFallbackTools', () => {
           },
           required: ['city'],
         },
+        execute: expect.any(Function),
       },
       expect.objectContaining({
         name: 'searchNews',
@@ -161,18 +162,101 @@ export const tools = {
 });
 
 describe('framework tools run outside their framework', () => {
-  it('says the tool is defined in code with nothing toolcap can call, and what to do', async () => {
+  it('runs an AI SDK tool with its own execute, parsed by its schema as the AI SDK does', async () => {
+    const { dir, module } = await importSource(`
+import { tool } from 'ai';
+import { z } from 'zod';
+export const seen = [];
+export const tools = {
+  createTicket: tool({
+    description: 'Open a support ticket.',
+    inputSchema: z.object({
+      title: z.string().min(3),
+      priority: z.enum(['low', 'normal', 'high']).default('normal'),
+      code: z.string().refine((text) => text === text.toUpperCase(), 'must be upper case').optional(),
+    }),
+    execute: async (input, options) => {
+      seen.push({ input, options });
+      return { id: 'T-1', ...input };
+    },
+  }),
+  countdown: tool({
+    description: 'Count down, reporting each step.',
+    inputSchema: z.object({ from: z.number().int() }),
+    execute: async function* ({ from }) {
+      for (let step = from; step >= 0; step--) yield { left: step };
+    },
+  }),
+};
+`);
+    const fallbackTools = await toFallbackTools(module.tools, { file: 'src/agent/tools.mjs' });
+    const registry = await loadRegistry({ cwd: dir, fallbackTools });
+    expect(await registry.execute('createTicket', { title: 'Printer on fire' })).toEqual({
+      ok: true,
+      output: { id: 'T-1', title: 'Printer on fire', priority: 'normal' },
+    });
+    const [first] = module.seen as { options: Record<string, unknown> }[];
+    expect(first?.options).toEqual({
+      toolCallId: expect.stringMatching(/^toolcap-[0-9a-f-]{36}$/),
+      messages: [],
+      abortSignal: expect.any(AbortSignal),
+      experimental_context: {},
+    });
+    // a streaming execute gives its last value, as the AI SDK's final tool result
+    expect(await registry.execute('countdown', { from: 2 })).toEqual({
+      ok: true,
+      output: { left: 0 },
+    });
+    // a Zod refinement JSON Schema cannot express is still checked, and named for the model
+    expect(await registry.execute('createTicket', { title: 'Fire', code: 'abc' })).toEqual({
+      ok: false,
+      error: {
+        code: 'INVALID_INPUT',
+        message:
+          'Invalid input for tool "createTicket": /code: must be upper case. Fix these arguments and call the tool again.',
+        details: [{ pointer: '/code', message: '/code: must be upper case', keyword: 'schema' }],
+      },
+    });
+    // the plain provider loop runs the tools that have not moved yet
+    const { results } = await registry.executeToolCalls('anthropic', {
+      content: [{ type: 'tool_use', id: 'call_1', name: 'countdown', input: { from: 1 } }],
+    });
+    expect(results).toEqual([{ id: 'call_1', name: 'countdown', ok: true, output: { left: 0 } }]);
+  });
+
+  it('loads a LangChain tool without a schema, which still runs in LangChain', async () => {
+    const { module } = await importSource(`
+import { tool } from '@langchain/core/tools';
+export const tools = [tool(async (text) => String(text).toUpperCase(), { name: 'shout', description: 'Uppercase a text' })];
+`);
+    const registry = createRegistry({
+      fallbackTools: await toFallbackTools(module, { file: 'lc_tools.mjs' }),
+    });
+    expect(registry.diagnostics).toEqual([]);
+    expect(registry.migrationStatus().fallbackOnly).toEqual(['shout']);
+    expect(registry.get('shout')?.input_schema).toEqual({
+      type: 'object',
+      properties: { input: { type: 'string' } },
+      additionalProperties: false,
+    });
+    expect(await registry.execute('shout', { input: 'hi' })).toMatchObject({
+      ok: false,
+      error: { code: 'HANDLER_NOT_FOUND' },
+    });
+  });
+
+  it('says a tool with no execute is defined in code with nothing toolcap can call, and what to do', async () => {
     const { dir, module } = await importSource(AI_SDK_MODULE);
     const fallbackTools = await toFallbackTools(module.tools, { file: 'src/agent/tools.mjs' });
     const registry = await loadRegistry({ cwd: dir, fallbackTools });
-    expect(registry.get('weather')?.definedIn).toEqual({
+    expect(registry.get('searchNews')?.definedIn).toEqual({
       file: 'src/agent/tools.mjs',
-      pointer: '/weather',
+      pointer: '/searchNews',
     });
     const asked: string[] = [];
     const result = await registry.execute(
-      'weather',
-      { city: 'Oslo' },
+      'searchNews',
+      { query: 'Oslo' },
       {},
       { approve: (call) => asked.push(call.name) > 0 },
     );
@@ -181,7 +265,7 @@ describe('framework tools run outside their framework', () => {
       error: {
         code: 'HANDLER_NOT_FOUND',
         message:
-          'Tool "weather" is defined in code (src/agent/tools.mjs) and has no implementation toolcap can call: it was given to fallbackTools without an execute function, and there is no handler module "fallback". Give the fallback tool an execute(input, context, options) function, or give handlerModules a "fallback" module; a tool read from a framework (an AI SDK ToolSet, Agents SDK or LangChain tools) can instead be run by that framework.',
+          'Tool "searchNews" is defined in code (src/agent/tools.mjs) and has no implementation toolcap can call: its fallback tool has no execute function, and there is no handler module "fallback". toFallbackTools keeps the execute of AI SDK tools only; an AI SDK tool without one, and LangChain, Agents SDK and MCP server tools, run in their framework. Give the fallback tool an execute(input, context, options) function, or give handlerModules a "fallback" module.',
         details: {
           executor: 'fallback',
           searched: ['handlers'],
@@ -189,8 +273,12 @@ describe('framework tools run outside their framework', () => {
         },
       },
     });
-    // a weather lookup reads: it is not gated as a mutation
+    // a news search reads: it is not gated as a mutation
     expect(asked).toEqual([]);
+    expect(await registry.execute('weather', { city: 'Oslo' })).toEqual({
+      ok: true,
+      output: { city: 'Oslo', temperature: 21 },
+    });
   });
 
   it('infers categories as import does, unless the tool gives one', async () => {
