@@ -1,10 +1,13 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { GROUP_NAME_PATTERN } from '../format/names.js';
+import { suggestProviderId } from '../format/provider-ids.js';
 import type { ToolDefinition, Warning } from '../format/types.js';
 import { fromProvider } from '../providers/from-provider.js';
 import { parametersPlace, toolFormatsOf } from '../providers/import/extract-provider-tools.js';
 import { PayloadFormatError } from '../providers/import/payload-format-error.js';
 import { PROVIDER_IDS, type ProviderId } from '../providers/provider-types.js';
+import { describeValue } from '../util/check-options.js';
+import { suggestSimilar } from '../util/suggest-similar.js';
 import {
   type BuildImportedGroupOptions,
   buildImportedGroup,
@@ -14,6 +17,7 @@ import {
 import { categoryFromDescription } from './infer-category.js';
 import { paramsToCanonical } from './params-to-canonical.js';
 import type { ModuleTools } from './read-tool-module.js';
+import { strictSchemaWarning } from './strict-schema-warning.js';
 import { toGroupName } from './to-group-name.js';
 import { unwrapToolList } from './unwrap-tool-list.js';
 
@@ -33,6 +37,15 @@ export interface ImportToolListOptions extends BuildImportedGroupOptions {
   from: ImportSource;
   /** Handler module for tools that do not name one. Default: the group name. */
   executor?: string;
+  /**
+   * Tools other groups of the target directory already define: a tool's name (and its
+   * `x-original-name`, if any) → the group, as named in messages (`"billing"
+   * (schemas/billing_tools.json)`). An imported tool whose name or original name is a key is left
+   * out with a `TOOL_IN_OTHER_GROUP` warning naming that group, so re-importing a list whose
+   * tools were since moved into other groups does not define them twice. Unlike
+   * `reservedNames`, which imports such a tool renamed `<group>_<name>`. Default: none.
+   */
+  definedElsewhere?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -46,6 +59,7 @@ export interface ImportToolListOptions extends BuildImportedGroupOptions {
  * when the tools keep their parameters where another format's tools do.
  */
 export function importToolList(input: unknown, options: ImportToolListOptions): ImportedGroup {
+  checkFormat(options.from);
   if (!GROUP_NAME_PATTERN.test(options.group) || options.group.length > 64) {
     throw new ToolcapError(
       'IMPORT_INVALID_GROUP',
@@ -69,28 +83,109 @@ export function importToolList(input: unknown, options: ImportToolListOptions): 
     entries = unwrapToolList(input);
     checkParamsFormat(entries, options.from);
     provider = options.from;
+    if (provider === 'mcp') warnPaginated(input, warnings);
   }
   const executor = options.executor ?? options.group;
   const result = fromProvider(provider, entries, { executor, defaultCategory: 'mutation' });
   // a second pass with another default shows which categories nothing decided
   const probe = fromProvider(provider, entries, { executor, defaultCategory: 'creation' });
-  warnings.push(...result.warnings);
+  const strict =
+    provider === 'openai' || provider === 'openai-responses' ? strictTools(entries) : new Map();
 
-  const tools = result.tools.map((definition, index) => {
+  const elsewhere: { name: string; group: string }[] = [];
+  const notes: Warning[] = [];
+  const tools = result.tools.flatMap((definition, index) => {
+    const originalName = Object.hasOwn(result.nameMap, definition.name)
+      ? result.nameMap[definition.name]!
+      : definition.name;
+    const group =
+      options.definedElsewhere?.get(definition.name) ?? options.definedElsewhere?.get(originalName);
+    if (group !== undefined) {
+      elsewhere.push({ name: definition.name, group });
+      return [];
+    }
     const undecided = probe.tools[index]?.category !== definition.category;
     const { tool, source } = undecided
-      ? decideCategory(definition, warnings)
+      ? decideCategory(definition, notes)
       : { tool: definition, source: 'inferred' as const };
-    return {
-      definition: tool,
-      originalName: Object.hasOwn(result.nameMap, definition.name)
-        ? result.nameMap[definition.name]!
-        : definition.name,
-      categorySource: source,
-    };
+    const strictWarning = strict.has(originalName)
+      ? strictSchemaWarning(
+          definition.name,
+          `"${originalName}" is an OpenAI tool in strict mode ("strict": true)`,
+          strict.get(originalName),
+        )
+      : undefined;
+    if (strictWarning !== undefined) notes.push(strictWarning);
+    return [{ definition: tool, originalName, categorySource: source }];
   });
+  // a left-out tool's conversion notes are about nothing written
+  const leftOut = new Set(elsewhere.map(({ name }) => name));
+  const conversion = result.warnings.filter(
+    (warning) => warning.tool === undefined || !leftOut.has(warning.tool),
+  );
+  for (const { name, group } of elsewhere) {
+    notes.push({
+      code: 'TOOL_IN_OTHER_GROUP',
+      tool: name,
+      message: `tool "${name}" is already defined in group ${group}; left out, so it is not defined twice. To import it here, remove it from that group first (or import with --rename-collisions to keep both, this one renamed)`,
+    });
+  }
   const built = buildImportedGroup(tools, options);
-  return { ...built, warnings: [...warnings, ...built.warnings] };
+  return { ...built, warnings: [...warnings, ...conversion, ...notes, ...built.warnings] };
+}
+
+/** Throws `IMPORT_UNKNOWN_FORMAT` for a `from` that is not one of IMPORT_SOURCES. */
+function checkFormat(from: unknown): asserts from is ImportSource {
+  if ((IMPORT_SOURCES as readonly unknown[]).includes(from)) return;
+  const suggestion =
+    typeof from === 'string'
+      ? (suggestProviderId(from) ?? suggestSimilar(from, IMPORT_SOURCES)[0])
+      : undefined;
+  throw new ToolcapError(
+    'IMPORT_UNKNOWN_FORMAT',
+    `importToolList: ${from === undefined ? 'option "from" (the format of the input) is required' : `unknown format ${describeValue(from)} in option "from"`}${suggestion === undefined ? '.' : `; did you mean "${suggestion}"?`} Formats: ${IMPORT_SOURCES.join(', ')}`,
+  );
+}
+
+/** The parameters of every entry in OpenAI strict mode (`"strict": true`), by tool name. */
+function strictTools(entries: readonly unknown[]): Map<string, unknown> {
+  const strict = new Map<string, unknown>();
+  const visit = (entry: unknown) => {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return;
+    const tool = entry as Record<string, unknown>;
+    // Responses API namespaces hold function tools of their own
+    if (tool.type === 'namespace' && Array.isArray(tool.tools)) {
+      for (const inner of tool.tools) visit(inner);
+      return;
+    }
+    const definition =
+      tool.function !== null && typeof tool.function === 'object' && !Array.isArray(tool.function)
+        ? (tool.function as Record<string, unknown>)
+        : tool;
+    if (definition.strict === true && typeof definition.name === 'string') {
+      strict.set(definition.name, definition.parameters);
+    }
+  };
+  for (const entry of entries) visit(entry);
+  return strict;
+}
+
+/**
+ * A `TOOL_LIST_PAGINATED` warning when an MCP `tools/list` result (or the JSON-RPC response
+ * around it) has a `nextCursor`: it is one page of the server's tools.
+ */
+function warnPaginated(input: unknown, warnings: Warning[]): void {
+  const page = (value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  const result = page(input)?.tools !== undefined ? page(input) : page(page(input)?.result);
+  const cursor = result?.nextCursor;
+  if (typeof cursor !== 'string' || cursor === '') return;
+  warnings.push({
+    code: 'TOOL_LIST_PAGINATED',
+    message: `the tools/list result has "nextCursor": ${JSON.stringify(cursor.length > 60 ? `${cursor.slice(0, 60)}…` : cursor)}, so it is one page of the server's tools, and only that page was imported. To import every tool, read the server itself (toolcap import --from-server CONFIG --server NAME fetches every page), or put the "tools" of every page (tools/list called with each nextCursor as "cursor" until none comes back) into one list`,
+  });
 }
 
 /**

@@ -6,6 +6,8 @@ import { errorMessage } from '../util/error-message.js';
 import { importModule } from './import-module.js';
 import { langChainStringInputSchema } from './langchain-string-input-schema.js';
 import { isMcpServer, listMcpServerTools } from './list-mcp-server-tools.js';
+import { JSON_FORMATS } from './source-file-kind.js';
+import { strictSchemaWarning } from './strict-schema-warning.js';
 import { toToolJsonSchema } from './to-tool-json-schema.js';
 
 /** Where a tool of a module comes from. */
@@ -62,7 +64,12 @@ export async function readToolModule(
   file: string,
   options: ReadToolModuleOptions = {},
 ): Promise<ModuleTools> {
-  const module = await importModule(file, options.cwd ?? process.cwd(), 'MODULE_TOOLS_INVALID');
+  const module = await importModule(
+    file,
+    options.cwd ?? process.cwd(),
+    'MODULE_TOOLS_INVALID',
+    `--from module reads the tools a module exports. For a JSON tool list, use --from ${JSON_FORMATS} instead (the format the file holds)`,
+  );
   return readModuleExports(module, file, {
     ...(options.exportName !== undefined ? { exportName: options.exportName } : {}),
   });
@@ -394,15 +401,19 @@ async function readTool(
         ...(output !== undefined && 'schema' in output ? { outputSchema: output.schema } : {}),
       };
     }
-    case 'openai-agents':
-      if (tool.strict === true) {
-        warnings.push({
-          code: 'STRICT_SCHEMA_IMPORTED',
-          tool: name,
-          message: `"${name}" (export "${exportName}") is an OpenAI Agents SDK tool in strict mode: its parameters are the strict form, where every property is required and optional ones accept null; make the optional ones optional again in the group file`,
-        });
-      }
-      return { ...base, ...schemaOrProblem(await toToolJsonSchema(tool.parameters)) };
+    case 'openai-agents': {
+      const input = await toToolJsonSchema(tool.parameters);
+      const strict =
+        tool.strict === true && 'schema' in input
+          ? strictSchemaWarning(
+              name,
+              `"${name}" (export "${exportName}") is an OpenAI Agents SDK tool in strict mode`,
+              input.schema,
+            )
+          : undefined;
+      if (strict !== undefined) warnings.push(strict);
+      return { ...base, ...schemaOrProblem(input) };
+    }
     case 'langchain': {
       // a tool without a schema of its own has LangChain's string-input schema (Zod 3)
       const stringInput = langChainStringInputSchema(tool.schema);

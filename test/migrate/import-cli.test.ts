@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -147,6 +147,8 @@ describe('toolcap import', () => {
         'always',
         '--keywords',
         'museum',
+        '--out',
+        'other',
       ],
       { cwd: dir },
     );
@@ -154,20 +156,30 @@ describe('toolcap import', () => {
     expect(pinned.stderr).toBe(
       'toolcap import: note: an always group is offered on every turn, so --keywords do not decide when; they only help rank its tools (search, --relevance). Use --strategy keyword (or leave --strategy out) for keywords that select the group\n',
     );
-    expect(readJson(join(dir, 'schemas/met_tools.json')).selection).toEqual({
+    expect(readJson(join(dir, 'other/met_tools.json')).selection).toEqual({
       strategy: 'always',
       keywords: ['museum'],
     });
   });
 
-  it('suggests keywords against the other groups of --out and renames around their tool names', async () => {
+  it('with --rename-collisions, suggests keywords against the other groups of --out and renames around their tool names', async () => {
     const dir = projectWith({
       'schemas/art_tools.json': makeGroup('art', {
         tools: [makeTool({ name: 'list_departments', description: 'List art departments.' })],
       }),
     });
     const result = await runCli(
-      ['import', '--from', 'mcp', 'met.json', '--group', 'museum', '--strategy', 'keyword'],
+      [
+        'import',
+        '--from',
+        'mcp',
+        'met.json',
+        '--group',
+        'museum',
+        '--strategy',
+        'keyword',
+        '--rename-collisions',
+      ],
       { cwd: dir },
     );
     expect(result.code).toBe(0);
@@ -178,6 +190,59 @@ describe('toolcap import', () => {
     expect(result.stdout).toContain('NAME_COLLISION museum_list_departments');
     const validate = await runCli(['validate'], { cwd: dir });
     expect(validate.code).toBe(0);
+  });
+
+  it('leaves out tools that other groups of --out define, naming the group, so a re-import defines nothing twice', async () => {
+    const dir = createTempDir({
+      'tools.json': readFileSync(join(FIXTURES, 'providers/openai-strict.json'), 'utf8'),
+    });
+    const args = ['import', '--from', 'openai', 'tools.json', '--group', 'general'];
+    expect((await runCli(args, { cwd: dir })).code).toBe(0);
+    // the user moves create_event into a calendar group, and get_event too under a new name
+    const general = readJson(join(dir, 'schemas/general_tools.json'));
+    const tools = general.tools as Record<string, unknown>[];
+    const moved = tools.filter((tool) => tool.name === 'create_event' || tool.name === 'get_event');
+    moved[1]!.name = 'calendar_get_event';
+    moved[1]!['x-original-name'] = 'get_event';
+    writeFileSync(
+      join(dir, 'schemas/calendar_tools.json'),
+      JSON.stringify({ ...general, group: 'calendar', tools: moved }),
+    );
+    writeFileSync(
+      join(dir, 'schemas/general_tools.json'),
+      JSON.stringify({ ...general, tools: tools.filter((tool) => !moved.includes(tool)) }),
+    );
+
+    const again = await runCli([...args, '--force'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(
+      '  TOOL_IN_OTHER_GROUP create_event: tool "create_event" is already defined in group "calendar" (schemas/calendar_tools.json); left out, so it is not defined twice. To import it here, remove it from that group first (or import with --rename-collisions to keep both, this one renamed)\n',
+    );
+    expect(again.stdout).toContain(
+      '  TOOL_IN_OTHER_GROUP get_event: tool "get_event" is already defined in group "calendar" (schemas/calendar_tools.json) as "calendar_get_event"; left out,',
+    );
+    expect(again.stdout).not.toContain('NAME_COLLISION');
+    expect(
+      (readJson(join(dir, 'schemas/general_tools.json')).tools as { name: string }[]).map(
+        (tool) => tool.name,
+      ),
+    ).toEqual(['get_weather', 'find_free_slots', 'ping']);
+    const validate = await runCli(['validate'], { cwd: dir });
+    expect(validate.stdout).toBe('2 group(s), 5 tool(s): 0 error(s), 0 warning(s)\n');
+
+    // a list whose every tool lives elsewhere writes nothing, and says why
+    writeFileSync(
+      join(dir, 'moved.json'),
+      JSON.stringify({ tools: (readJson(join(dir, 'tools.json')).tools as unknown[]).slice(0, 1) }),
+    );
+    const none = await runCli(
+      ['import', '--from', 'openai', 'moved.json', '--group', 'general', '--force'],
+      { cwd: dir },
+    );
+    expect(none.code).toBe(1);
+    expect(none.stderr).toBe(
+      'toolcap: no tool of moved.json could be imported: its only tool was left out: TOOL_IN_OTHER_GROUP create_event: tool "create_event" is already defined in group "calendar" (schemas/calendar_tools.json); left out, so it is not defined twice. To import it here, remove it from that group first (or import with --rename-collisions to keep both, this one renamed). Nothing was written\n',
+    );
   });
 
   it('refuses to overwrite an existing file without --force', async () => {
@@ -259,6 +324,20 @@ describe('toolcap import', () => {
     const dir = projectWith({
       'none.json': '{"tools": []}',
       'hosted.json': '{"tools": [{"type": "web_search_20250305", "name": "web_search"}]}',
+      'redos.json': {
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'match_it',
+              parameters: {
+                type: 'object',
+                properties: { s: { type: 'string', pattern: '(a+)+$' } },
+              },
+            },
+          },
+        ],
+      },
     });
     const wrong = await runCli(['import', '--from', 'bedrock', 'met.json', '--group', 'g'], {
       cwd: dir,
@@ -274,6 +353,16 @@ describe('toolcap import', () => {
     expect(hosted.stderr).toBe(
       'toolcap: no tool of hosted.json could be imported as --from anthropic (1 warning(s); the first: ENTRY_SKIPPED /0: entry 0 of the anthropic payload was skipped: "web_search_20250305" is a server tool, not a custom tool); check --from. Nothing was written\n',
     );
+    // the tool is an openai tool, and the loader rejects it: say why, not "check --from"
+    const redos = await runCli(['import', '--from', 'openai', 'redos.json', '--group', 'g'], {
+      cwd: dir,
+    });
+    expect(redos.code).toBe(1);
+    expect(redos.stderr).toMatch(
+      /^toolcap: no tool of redos\.json could be imported: its only tool was left out: TOOL_SKIPPED match_it: tool "match_it" was left out because the loader rejects it: INVALID_PATTERN at \/input_schema\/properties\/s\/pattern: .*pattern "\(a\+\)\+\$" can backtrack catastrophically.*\. Nothing was written\n$/,
+    );
+    expect(redos.stderr).not.toContain('check --from');
+    expect(redos.stderr).not.toContain('DESCRIPTION_MISSING');
     const empty = await runCli(['import', '--from', 'mcp', 'none.json', '--group', 'g'], {
       cwd: dir,
     });
@@ -325,5 +414,47 @@ describe('toolcap import', () => {
       'toolcap: odd.json: the file holds no tool list: expected an array of tools, an object with "tools": [...] (e.g. an MCP tools/list result), or one tool object with a "name"\n',
     );
     expect(existsSync(join(dir, 'schemas'))).toBe(false);
+  });
+
+  it('names the option that reads a file of the wrong kind: a module, a JSON list, a Python file', async () => {
+    const dir = projectWith({
+      'tools.mjs': 'export const tools = [];\n',
+      'tools.py': 'def get_weather(city: str) -> dict:\n    pass\n',
+    });
+    const run = (from: string, file: string) =>
+      runCli(['import', '--from', from, file, '--group', 'g'], { cwd: dir });
+    const module = await run('openai', 'tools.mjs');
+    expect(module.code).toBe(1);
+    expect(module.stderr).toBe(
+      'toolcap: tools.mjs is a JavaScript module, not a JSON file, so --from openai cannot read it: use --from module to read the tools it exports\n',
+    );
+    const json = await run('module', 'met.json');
+    expect(json.code).toBe(1);
+    expect(json.stderr).toBe(
+      'toolcap: met.json is a JSON file, not a JavaScript module: --from module reads the tools a module exports. For a JSON tool list, use --from openai, openai-responses, anthropic, google, bedrock, mcp, canonical or params instead (the format the file holds)\n',
+    );
+    const python = 'toolcap: tools.py is a Python file';
+    const fix =
+      'toolcap loads JavaScript modules only, so it cannot read tools defined in Python. Export them to JSON from Python, then run toolcap import on that file: with --from openai for OpenAI tool definitions (LangChain\'s convert_to_openai_tool(fn) for each tool; with pydantic, {"type": "function", "function": {name, description, "parameters": Model.model_json_schema()}}), or with --from params for {name, description, params: [{name, type, description, required, default}]} entries (see "Tools defined in Python" in docs/guide/migration.md)\n';
+    const asModule = await run('module', 'tools.py');
+    expect(asModule.code).toBe(1);
+    expect(asModule.stderr).toBe(`${python}: ${fix}`);
+    const asJson = await run('params', 'tools.py');
+    expect(asJson.code).toBe(1);
+    expect(asJson.stderr).toBe(`${python}, not a JSON file: ${fix}`);
+    expect(existsSync(join(dir, 'schemas'))).toBe(false);
+  });
+
+  it('warns that a tools/list page with a nextCursor is not every tool', async () => {
+    const dir = projectWith({
+      'page.json': readFileSync(join(FIXTURES, 'providers/mcp-paginated.json'), 'utf8'),
+    });
+    const result = await runCli(['import', '--from', 'mcp', 'page.json', '--group', 'files'], {
+      cwd: dir,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      '  TOOL_LIST_PAGINATED: the tools/list result has "nextCursor": "abc", so it is one page of the server\'s tools, and only that page was imported. To import every tool, read the server itself (toolcap import --from-server CONFIG --server NAME fetches every page)',
+    );
   });
 });

@@ -83,6 +83,22 @@ const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
     warnings: ['INVALID_PARAM_TOOL', 'TYPE_CONVERTED', 'DESCRIPTION_MISSING'],
   },
   'providers/mcp-jsonrpc.json': { from: 'mcp', tools: ['delete_file', 'ping'] },
+  'providers/mcp-paginated.json': {
+    from: 'mcp',
+    tools: ['read_file', 'write_file', 'edit_file', 'search_files', 'get_file_info'],
+    renamed: ['search-files -> search_files'],
+    warnings: ['TOOL_LIST_PAGINATED', 'TOOL_RENAMED'],
+  },
+  'providers/openai-strict.json': {
+    from: 'openai',
+    tools: ['create_event', 'get_event', 'get_weather', 'find_free_slots', 'ping'],
+    warnings: ['STRICT_SCHEMA_IMPORTED', 'DESCRIPTION_MISSING'],
+  },
+  'providers/openai-responses-strict.json': {
+    from: 'openai-responses',
+    tools: ['book_room', 'list_rooms'],
+    warnings: ['STRICT_SCHEMA_IMPORTED', 'ENTRY_SKIPPED'],
+  },
 };
 
 function listFixtures(dir: string): string[] {
@@ -239,6 +255,123 @@ describe('importToolList', () => {
       2,
     );
     expectLoadable(imported, 'support');
+  });
+
+  it('leaves out a tool another group defines (by name or x-original-name), naming the group', () => {
+    const imported = importToolList(readFixture('providers/openai.json'), {
+      from: 'openai',
+      group: 'support',
+      reservedNames: new Set(['get_weather']),
+      definedElsewhere: new Map([
+        ['get_weather', '"weather" (schemas/weather_tools.json)'],
+        ['create-ticket', '"tickets" (schemas/tickets_tools.json) as "open_ticket"'],
+      ]),
+    });
+    expect(imported.document.tools).toEqual([]);
+    expect(imported.renamed).toEqual([]);
+    expect(imported.warnings).toEqual([
+      {
+        code: 'TOOL_IN_OTHER_GROUP',
+        tool: 'get_weather',
+        message:
+          'tool "get_weather" is already defined in group "weather" (schemas/weather_tools.json); left out, so it is not defined twice. To import it here, remove it from that group first (or import with --rename-collisions to keep both, this one renamed)',
+      },
+      {
+        code: 'TOOL_IN_OTHER_GROUP',
+        tool: 'create_ticket',
+        message:
+          'tool "create_ticket" is already defined in group "tickets" (schemas/tickets_tools.json) as "open_ticket"; left out, so it is not defined twice. To import it here, remove it from that group first (or import with --rename-collisions to keep both, this one renamed)',
+      },
+    ]);
+  });
+
+  it('warns that an OpenAI tool in strict mode has the strict form, naming the nullable required properties', () => {
+    const chat = importToolList(readFixture('providers/openai-strict.json'), {
+      from: 'openai',
+      group: 'calendar',
+    });
+    const strict = (imported: ImportedGroup) =>
+      imported.warnings.filter((warning) => warning.code === 'STRICT_SCHEMA_IMPORTED');
+    // get_event is strict too, but has no property a strict schema made nullable: nothing to review
+    expect(strict(chat)).toEqual([
+      {
+        code: 'STRICT_SCHEMA_IMPORTED',
+        tool: 'create_event',
+        message:
+          '"create_event" is an OpenAI tool in strict mode ("strict": true): its parameters are the strict form, where every property is required and optional ones accept null (here: end, reminder), so models of other providers must send null for them or their calls are refused. Make the optional ones optional again in the group file: remove them from "required" and drop their null type (toolcap\'s OpenAI translation makes them strict again)',
+      },
+    ]);
+    const responses = importToolList(readFixture('providers/openai-responses-strict.json'), {
+      from: 'openai-responses',
+      group: 'rooms',
+    });
+    expect(strict(responses).map((warning) => [warning.tool, warning.message])).toEqual([
+      [
+        'book_room',
+        expect.stringMatching(
+          /^"book_room" is an OpenAI tool in strict mode \("strict": true\): .* \(here: until, equipment\.projector\), /,
+        ),
+      ],
+    ]);
+    // the same schema without "strict" is taken as meant: required and nullable
+    const plain = importToolList(
+      {
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'get_x',
+              description: 'Get x.',
+              parameters: {
+                type: 'object',
+                properties: { a: { type: ['string', 'null'] } },
+                required: ['a'],
+              },
+            },
+          },
+        ],
+      },
+      { from: 'openai', group: 'g' },
+    );
+    expect(strict(plain)).toEqual([]);
+  });
+
+  it('warns that an MCP tools/list result with a nextCursor is one page, and how to get every page', () => {
+    const page = {
+      tools: [{ name: 'get_x', description: 'Get x.', inputSchema: { type: 'object' } }],
+      nextCursor: 'page-2',
+    };
+    const expected = {
+      code: 'TOOL_LIST_PAGINATED',
+      message:
+        'the tools/list result has "nextCursor": "page-2", so it is one page of the server\'s tools, and only that page was imported. To import every tool, read the server itself (toolcap import --from-server CONFIG --server NAME fetches every page), or put the "tools" of every page (tools/list called with each nextCursor as "cursor" until none comes back) into one list',
+    };
+    const paginated = (input: unknown) =>
+      importToolList(input, { from: 'mcp', group: 'g' }).warnings.filter(
+        (warning) => warning.code === 'TOOL_LIST_PAGINATED',
+      );
+    expect(paginated(page)).toEqual([expected]);
+    expect(paginated({ jsonrpc: '2.0', id: 1, result: page })).toEqual([expected]);
+    expect(paginated({ tools: page.tools })).toEqual([]);
+  });
+
+  it('refuses a format it does not read, listing every format it does', () => {
+    const formats =
+      'Formats: openai, openai-responses, anthropic, google, bedrock, mcp, canonical, params, module';
+    expect(() => importToolList([], { from: 'openapi' as ImportSource, group: 'g' })).toThrowError(
+      expect.objectContaining({
+        code: 'IMPORT_UNKNOWN_FORMAT',
+        message: `importToolList: unknown format "openapi" in option "from"; did you mean "openai"? ${formats}`,
+      }),
+    );
+    expect(() => importToolList([], { from: 'gemini' as ImportSource, group: 'g' })).toThrowError(
+      `did you mean "google"? ${formats}`,
+    );
+    expect(() =>
+      importToolList([], { group: 'g' } as unknown as Parameters<typeof importToolList>[1]),
+    ).toThrowError(
+      `importToolList: option "from" (the format of the input) is required. ${formats}`,
+    );
   });
 
   it('suggests keywords for keyword groups (see suggest-keywords.test.ts for the ranking)', () => {

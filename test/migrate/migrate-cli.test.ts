@@ -127,6 +127,24 @@ describe('toolcap migrate status', () => {
     expect(missing.stderr).toContain('--fallback cannot import nope.mjs');
   });
 
+  it('names the fix when --fallback is a JSON tool list or a Python file, not a module', async () => {
+    const dir = createTempDir({
+      'tools.json': { tools: [{ type: 'function', function: { name: 'get_x', parameters: {} } }] },
+      'tools.py': 'def get_x():\n    pass\n',
+    });
+    const json = await runCli(['migrate', 'status', '--fallback', 'tools.json'], { cwd: dir });
+    expect(json.code).toBe(2);
+    expect(json.stderr).toContain(
+      'toolcap: --fallback tools.json is a JSON file, not a JavaScript module: the fallback is the module (.js, .mjs, .ts) that defines your tools in code, the one your agent imports them from. A JSON tool list is not code: move its tools into a group file with toolcap import --from FORMAT tools.json --group NAME (FORMAT: openai, openai-responses, anthropic, google, bedrock, mcp, canonical or params), or export them from a module (export default [...])\n',
+    );
+    const python = await runCli(['migrate', 'status', '--fallback', 'tools.py'], { cwd: dir });
+    expect(python.code).toBe(2);
+    expect(python.stderr).toContain(
+      'toolcap: --fallback tools.py is a Python file: toolcap loads JavaScript modules only, so it cannot read tools defined in Python. Export them to JSON from Python, then run toolcap import on that file: with --from openai',
+    );
+    expect(python.stderr).not.toContain('Unknown file extension');
+  });
+
   it("matches a code tool that import renamed through the group file's x-original-name", async () => {
     const module = `
 import { jsonSchema, tool } from 'ai';

@@ -91,7 +91,7 @@ describe('readToolModule', () => {
         code: 'STRICT_SCHEMA_IMPORTED',
         tool: 'lookup_order',
         message:
-          '"lookup_order" (export "tools") is an OpenAI Agents SDK tool in strict mode: its parameters are the strict form, where every property is required and optional ones accept null; make the optional ones optional again in the group file',
+          '"lookup_order" (export "tools") is an OpenAI Agents SDK tool in strict mode: its parameters are the strict form, where every property is required and optional ones accept null (here: include_items), so models of other providers must send null for them or their calls are refused. Make the optional ones optional again in the group file: remove them from "required" and drop their null type (toolcap\'s OpenAI translation makes them strict again)',
       },
       {
         code: 'ENTRY_SKIPPED',
@@ -100,6 +100,25 @@ describe('readToolModule', () => {
           '"web_search" in export "tools" is a provider-hosted tool, not a function tool; it was skipped',
       },
     ]);
+  });
+
+  it('does not warn for a strict Agents SDK tool whose parameters are all required anyway', async () => {
+    const { tools, warnings } = await read(`
+import { tool } from '@openai/agents';
+import { z } from 'zod';
+export const tools = [
+  tool({
+    name: 'get_order',
+    description: 'Get an order by its id.',
+    parameters: z.object({ order_id: z.string() }),
+    execute: async () => 'ok',
+  }),
+];
+`);
+    expect(tools.map((tool) => tool.inputSchema)).toEqual([
+      expect.objectContaining({ required: ['order_id'] }),
+    ]);
+    expect(warnings).toEqual([]);
   });
 
   it('reads LangChain tools with Zod or JSON Schema', async () => {

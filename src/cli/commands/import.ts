@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import valid from 'semver/functions/valid.js';
 import { ToolcapError } from '../../errors/toolcap-error.js';
 import { formatDiagnostic } from '../../format/format-diagnostic.js';
+import { getAtPointer } from '../../format/json-pointer.js';
 import { GROUP_NAME_PATTERN, isValidExecutorName } from '../../format/names.js';
 import type { SelectionStrategy, Warning } from '../../format/types.js';
 import { displayPath } from '../../load/display-path.js';
@@ -18,6 +19,7 @@ import {
   importToolList,
 } from '../../migrate/import-tool-list.js';
 import { readToolModule } from '../../migrate/read-tool-module.js';
+import { PYTHON_TOOLS_FIX, sourceFileKind } from '../../migrate/source-file-kind.js';
 import { keywordDocument } from '../../migrate/suggest-keywords.js';
 import { toGroupName } from '../../migrate/to-group-name.js';
 import { PayloadFormatError } from '../../providers/import/payload-format-error.js';
@@ -72,6 +74,9 @@ Options:
   --description TEXT       group description (default: "Tools imported from FILE (FORMAT).")
   --out DIR                directory to write to (default ./schemas)
   --force                  replace an existing NAME_tools.json
+  --rename-collisions      import a tool another group of --out already defines (by name or
+                           "x-original-name") as <group>_<name>; default: leave it out, with a
+                           TOOL_IN_OTHER_GROUP warning naming that group
   --json                   print {"file", "group", "version", "strategy", "tools", "renamed", "categories",
                            "keywords", "warnings", "diagnostics"}`;
 
@@ -93,6 +98,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
       description: { type: 'string' },
       out: { type: 'string' },
       force: { type: 'boolean' },
+      'rename-collisions': { type: 'boolean' },
       json: { type: 'boolean' },
       'from-server': { type: 'string' },
       server: { type: 'string' },
@@ -110,7 +116,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
           cwd: io.cwd,
           ...(options.exportName !== undefined ? { exportName: options.exportName } : {}),
         })
-      : await readInput(file, io.cwd));
+      : await readInput(file, io.cwd, options.from));
   const outDir = resolve(io.cwd, options.out ?? 'schemas');
   const target = join(outDir, `${options.group}_tools.json`);
   const shownTarget = displayPath(target, io.cwd);
@@ -134,6 +140,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     group: options.group,
     sourceLabel: `${file} (${options.from})`,
     reservedNames: others.names,
+    ...(values['rename-collisions'] === true ? {} : { definedElsewhere: others.definedIn }),
     restDocuments: others.documents,
     ...(options.version !== undefined ? { version: options.version } : {}),
     ...(options.executor !== undefined ? { executor: options.executor } : {}),
@@ -144,18 +151,10 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
 
   const written = (imported.document.tools as unknown[]).length;
   if (written === 0) {
-    const first = imported.warnings[0];
-    const warnings =
-      first === undefined
-        ? ''
-        : ` (${imported.warnings.length} warning(s); the first: ${formatWarning(first)})`;
+    const source = server === undefined ? file : `the server "${server.name}" of ${server.config}`;
     throw new ToolcapError(
       'IMPORT_NO_TOOLS',
-      server === undefined
-        ? `no tool of ${file} could be imported as --from ${options.from}${first === undefined ? ' (it holds no tools)' : warnings}; check --from. Nothing was written`
-        : first === undefined
-          ? `the server "${server.name}" of ${server.config} lists no tools (its tools/list is empty). Nothing was written`
-          : `no tool of the server "${server.name}" of ${server.config} could be imported${warnings}. Nothing was written`,
+      explainNoTools(source, imported.warnings, server === undefined ? options.from : undefined),
     );
   }
   await mkdir(outDir, { recursive: true });
@@ -408,7 +407,7 @@ function readOptions(values: Record<string, unknown>): ImportCliOptions {
   return options;
 }
 
-async function readInput(file: string, cwd: string): Promise<unknown> {
+async function readInput(file: string, cwd: string, from: ImportSource): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(resolve(cwd, file), 'utf8');
@@ -417,6 +416,19 @@ async function readInput(file: string, cwd: string): Promise<unknown> {
   }
   const parsed = parseJsonDocument(text);
   if (!parsed.ok) {
+    const kind = sourceFileKind(file);
+    if (kind === 'javascript') {
+      throw new ToolcapError(
+        'IMPORT_INVALID_INPUT',
+        `${file} is a JavaScript module, not a JSON file, so --from ${from} cannot read it: use --from module to read the tools it exports`,
+      );
+    }
+    if (kind === 'python') {
+      throw new ToolcapError(
+        'IMPORT_INVALID_INPUT',
+        `${file} is a Python file, not a JSON file: ${PYTHON_TOOLS_FIX}`,
+      );
+    }
     throw new ToolcapError(
       'IMPORT_INVALID_INPUT',
       parsed.reason === 'empty'
@@ -427,25 +439,62 @@ async function readInput(file: string, cwd: string): Promise<unknown> {
   return parsed.document.value;
 }
 
-/** Tool names and keyword texts of the groups already in `outDir` (except `group` itself). */
+/**
+ * Tool names and keyword texts of the groups already in `outDir` (except `group` itself), and
+ * the group defining each tool name and `x-original-name` there (`"billing"
+ * (schemas/billing_tools.json)`, plus `as "name"` for an original name).
+ */
 async function readOtherGroups(
   outDir: string,
   group: string,
   cwd: string,
-): Promise<{ names: Set<string>; documents: string[] }> {
-  if (!existsSync(outDir) || !statSync(outDir).isDirectory()) {
-    return { names: new Set(), documents: [] };
-  }
-  const registry = await loadRegistry({ dirs: [outDir], cwd });
+): Promise<{ names: Set<string>; documents: string[]; definedIn: Map<string, string> }> {
   const names = new Set<string>();
   const documents: string[] = [];
+  const definedIn = new Map<string, string>();
+  if (!existsSync(outDir) || !statSync(outDir).isDirectory()) {
+    return { names, documents, definedIn };
+  }
+  const registry = await loadRegistry({ dirs: [outDir], cwd });
+  const files = new Map<string, unknown>();
   for (const other of registry.groups()) {
     if (other.group === group) continue;
     const tools = registry.list({ group: other.group });
-    for (const tool of tools) names.add(tool.name);
+    const label =
+      other.file === undefined
+        ? JSON.stringify(other.group)
+        : `${JSON.stringify(other.group)} (${displayPath(other.file, cwd)})`;
+    for (const tool of tools) {
+      names.add(tool.name);
+      if (!definedIn.has(tool.name)) definedIn.set(tool.name, label);
+      const original = await originalNameOf(tool, files);
+      if (original !== undefined && !definedIn.has(original)) {
+        definedIn.set(original, `${label} as ${JSON.stringify(tool.name)}`);
+      }
+    }
     documents.push(keywordDocument(tools));
   }
-  return { names, documents };
+  return { names, documents, definedIn };
+}
+
+/** A loaded tool's `x-original-name` (the name in the system it was imported from), if any. */
+async function originalNameOf(
+  tool: { file?: string; pointer?: string },
+  files: Map<string, unknown>,
+): Promise<string | undefined> {
+  if (tool.file === undefined || tool.pointer === undefined) return undefined;
+  if (!files.has(tool.file)) {
+    let document: unknown;
+    try {
+      document = JSON.parse(await readFile(tool.file, 'utf8'));
+    } catch {
+      // the loader read it a moment ago; a file that changed since has no names to offer
+      document = undefined;
+    }
+    files.set(tool.file, document);
+  }
+  const original = getAtPointer(files.get(tool.file), `${tool.pointer}/x-original-name`);
+  return typeof original === 'string' ? original : undefined;
 }
 
 function printReport(
@@ -484,6 +533,39 @@ function printReport(
     for (const warning of imported.warnings)
       io.stdout(`  ${style.yellow(formatWarning(warning))}\n`);
   }
+}
+
+/** Warnings that name a tool of the input left out: the input held tools of its format. */
+const LEFT_OUT = new Set(['TOOL_SKIPPED', 'TOOL_IN_OTHER_GROUP']);
+const MAX_REASONS = 5;
+
+/**
+ * Why no tool of `source` was written: the tools left out and why (the loader rejected them,
+ * other groups define them), or, when nothing in it was a tool of the format, the first
+ * warning and a hint to check `from` (undefined for a server).
+ */
+function explainNoTools(
+  source: string,
+  warnings: readonly Warning[],
+  from: ImportSource | undefined,
+): string {
+  const leftOut = warnings.filter((warning) => LEFT_OUT.has(warning.code));
+  if (leftOut.length > 0) {
+    const shown = leftOut.slice(0, MAX_REASONS).map(formatWarning).join('; ');
+    const more = leftOut.length > MAX_REASONS ? `; and ${leftOut.length - MAX_REASONS} more` : '';
+    return `no tool of ${source} could be imported: ${leftOut.length === 1 ? 'its only tool was' : `all ${leftOut.length} tools were`} left out: ${shown}${more}. Nothing was written`;
+  }
+  const first = warnings[0];
+  if (from === undefined) {
+    return first === undefined
+      ? `${source} lists no tools (its tools/list is empty). Nothing was written`
+      : `no tool of ${source} could be imported (${warnings.length} warning(s); the first: ${formatWarning(first)}). Nothing was written`;
+  }
+  const found =
+    first === undefined
+      ? ' (it holds no tools)'
+      : ` (${warnings.length} warning(s); the first: ${formatWarning(first)})`;
+  return `no tool of ${source} could be imported as --from ${from}${found}; check --from. Nothing was written`;
 }
 
 function formatWarning(warning: Warning): string {
