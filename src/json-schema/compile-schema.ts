@@ -214,7 +214,7 @@ function describeIssue(error: ErrorObject, data: unknown, subject: string): Sche
       return {
         pointer: `${error.instancePath}/${String(params.missingProperty)}`,
         keyword: error.keyword,
-        message: `missing required property "${String(params.missingProperty)}"`,
+        message: `missing required property "${String(params.missingProperty)}"${error.instancePath === '' ? '' : ` in ${where}`}`,
       };
     case 'additionalProperties':
       return {

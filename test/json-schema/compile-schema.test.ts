@@ -35,6 +35,31 @@ describe('compileSchema', () => {
     ]);
   });
 
+  it('says where a nested required property is missing', () => {
+    const validate = compileSchema({
+      type: 'object',
+      properties: {
+        order: {
+          type: 'object',
+          properties: {
+            lines: {
+              type: 'array',
+              items: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+            },
+          },
+        },
+      },
+    });
+    const result = validate({ order: { lines: [{ sku: 'a' }, {}] } });
+    expect(result.valid ? [] : result.issues).toEqual([
+      {
+        pointer: '/order/lines/1/sku',
+        keyword: 'required',
+        message: 'missing required property "sku" in /order/lines/1',
+      },
+    ]);
+  });
+
   it('names a $ref loop it cannot compile instead of a stack overflow', () => {
     const attempt = () =>
       compileSchema({ type: 'object', properties: { x: { $ref: '#/properties/x' } } });

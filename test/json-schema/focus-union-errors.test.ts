@@ -116,7 +116,7 @@ describe('union errors', () => {
         (issue) => issue.message,
       ),
     ).toEqual([
-      'missing required property "phone"',
+      'missing required property "phone" in /target',
       '/target was checked as the variant for kind "sms"',
       '/count must be integer',
       '/id must be string',

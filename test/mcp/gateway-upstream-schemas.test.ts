@@ -184,7 +184,7 @@ describe('a gateway over a server whose schemas have $ref loops', () => {
       arguments: { root: { name: 'plan', children: [{ children: [] }] } },
     });
     expect(textOf(bad)).toBe(
-      'INVALID_INPUT: Invalid input for tool "save_tree": missing required property "name". Fix these arguments and call the tool again.',
+      'INVALID_INPUT: Invalid input for tool "save_tree": missing required property "name" in /root/children/0. Fix these arguments and call the tool again.',
     );
     await client.close();
   });
