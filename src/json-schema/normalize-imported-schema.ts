@@ -69,8 +69,9 @@ const ZOD_HASH_FORMAT = /^(?:md5|sha1|sha256|sha384|sha512)_(?:hex|base64|base64
  * parent's `required`; `required` names that are not properties are removed; draft-04/06 schemas
  * are upgraded to 2020-12; Zod's format names beside a pattern that checks the same are removed.
  * Every change is reported. Zod's `.int()` bounds (±Number.MAX_SAFE_INTEGER) are removed
- * silently, as a default `$schema` is: they restrict nothing a tool argument can hold. Returns undefined when the root is a non-object type (the tool
- * cannot take arguments as a JSON object).
+ * silently, as a default `$schema` is: they restrict nothing a tool argument can hold. Returns
+ * undefined when the root is a non-object type (the tool cannot take arguments as a JSON
+ * object).
  */
 export function normalizeImportedSchema(
   schema: unknown,
