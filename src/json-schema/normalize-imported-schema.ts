@@ -10,7 +10,14 @@ import {
 } from './schema-node.js';
 import type { SchemaWarningSink } from './schema-warnings.js';
 import { TYPE_KEYWORDS } from './split-type-union.js';
-import { convertTypeName, JSON_SCHEMA_TYPES, toJsonSchemaType } from './to-json-schema-type.js';
+import {
+  ANY_JSON_TYPES,
+  acceptsEveryType,
+  anyJsonSchema,
+  convertTypeName,
+  JSON_SCHEMA_TYPES,
+  toJsonSchemaType,
+} from './to-json-schema-type.js';
 import { upgradeToDraft2020 } from './upgrade-to-draft-2020.js';
 
 const SUPPORTED_DIALECTS = new Set([
@@ -19,16 +26,52 @@ const SUPPORTED_DIALECTS = new Set([
   'https://json-schema.org/draft-07/schema',
 ]);
 const MAX_NESTING = 256;
+/** What Zod 4 writes for `.int()`: bounds that only say "a safe integer". */
+const SAFE_INTEGER_BOUNDS: Readonly<Record<string, number>> = {
+  minimum: Number.MIN_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+};
+/**
+ * Format names Zod 4 writes beside a `pattern` that makes the same check (`z.string()
+ * .startsWith("#")` → `"format": "starts_with", "pattern": "^#.*"`): no JSON Schema validator
+ * knows them, so they are noise once the pattern is there.
+ */
+const ZOD_PATTERN_FORMATS: ReadonlySet<string> = new Set([
+  'starts_with',
+  'ends_with',
+  'includes',
+  'lowercase',
+  'uppercase',
+  'nanoid',
+  'cuid',
+  'cuid2',
+  'ulid',
+  'xid',
+  'ksuid',
+  'e164',
+  'emoji',
+  'base64',
+  'base64url',
+  'cidrv4',
+  'cidrv6',
+  'mac',
+  'hex',
+]);
+/** Zod's hash formats (`z.hash("sha256")` → `sha256_hex`), each with its pattern. */
+const ZOD_HASH_FORMAT = /^(?:md5|sha1|sha256|sha384|sha512)_(?:hex|base64|base64url)$/;
 
 /**
  * Turns the input schema of an imported tool into one the registry and every translator
  * accept: a missing or non-object schema becomes `{type: "object", properties: {}}`; the root
  * gets `type: "object"` and `properties`; non-standard type names (`dict`, `float`, `tuple`,
- * `any`, `String`, `INTEGER`, ...) become JSON Schema types; arrays without `items` get string
- * items; per-property `required: true` (draft-03) moves into the parent's `required`; `required`
- * names that are not properties are removed; draft-04/06 schemas are upgraded to 2020-12.
- * Every change is reported. Returns undefined when the root is a non-object type (the tool
- * cannot take arguments as a JSON object).
+ * `String`, `INTEGER`, ...) become JSON Schema types, `any` and `{}` every JSON type; arrays
+ * without `items` get string items; per-property `required: true` (draft-03) moves into the
+ * parent's `required`; `required` names that are not properties are removed; draft-04/06 schemas
+ * are upgraded to 2020-12; Zod's format names beside a pattern that checks the same are removed.
+ * Every change is reported. Zod's `.int()` bounds (±Number.MAX_SAFE_INTEGER) are removed
+ * silently, as a default `$schema` is: they restrict nothing a tool argument can hold. Returns
+ * undefined when the root is a non-object type (the tool cannot take arguments as a JSON
+ * object).
  */
 export function normalizeImportedSchema(
   schema: unknown,
@@ -82,18 +125,23 @@ export function normalizeImportedSchema(
     current = fixType(current, pointer);
     current = typeUntypedValue(current, pointer);
     current = liftPropertyRequired(current, pointer);
+    current = dropZodFormat(current, pointer);
+    current = dropSafeIntegerBounds(current);
+    const types = declaredTypes(current);
     if (
-      declaredTypes(current)?.includes('array') === true &&
+      types?.includes('array') === true &&
       !Object.hasOwn(current, 'items') &&
       !Object.hasOwn(current, 'prefixItems')
     ) {
-      sink.add(
-        'ARRAY_ITEMS_ADDED',
-        'items',
-        pointer,
-        'an array without "items" was given string items (providers reject arrays without items); fix the element type if it is not a string',
-      );
-      current = { ...current, items: { type: 'string' } };
+      if (acceptsEveryType(types)) {
+        sink.add(
+          'ARRAY_ITEMS_ADDED',
+          'items-any',
+          pointer,
+          'a value of every JSON type had no "items"; arrays got "items": {"allOf": [{}]} (any JSON, as before: group files need typed items)',
+        );
+        current = { ...current, items: anyJsonSchema().items };
+      } else current = addStringItems(current, pointer, sink);
     }
     return pointer === '' ? current : checkRequired(current, pointer);
   }
@@ -103,32 +151,64 @@ export function normalizeImportedSchema(
     if (typeof type === 'string' && !JSON_SCHEMA_TYPES.has(type)) {
       const mapped = convertTypeName(type, `${pointer}/type`, sink);
       const { type: _type, ...rest } = node;
-      return mapped === undefined ? rest : { type: mapped, ...rest };
+      if (mapped === undefined) return rest;
+      return typeof mapped === 'string' ? { type: mapped, ...rest } : withAnyItems(mapped, rest);
     }
     if (
       Array.isArray(type) &&
       type.some((entry) => typeof entry === 'string' && !JSON_SCHEMA_TYPES.has(entry))
     ) {
-      const mapped = [
-        ...new Set(
-          type
-            .map((entry) =>
-              typeof entry === 'string' && !JSON_SCHEMA_TYPES.has(entry)
-                ? toJsonSchemaType(entry)
-                : entry,
-            )
-            .filter((entry) => entry !== undefined),
-        ),
-      ];
+      const names = type.flatMap((entry) => {
+        if (typeof entry !== 'string' || JSON_SCHEMA_TYPES.has(entry)) return [entry];
+        const converted = toJsonSchemaType(entry);
+        return converted === undefined
+          ? []
+          : typeof converted === 'string'
+            ? [converted]
+            : converted;
+      });
+      const mapped = acceptsEveryType(names) ? [...ANY_JSON_TYPES] : [...new Set(names)];
       sink.add(
         'TYPE_CONVERTED',
         JSON.stringify(type),
         `${pointer}/type`,
         `type ${JSON.stringify(type)} has non-JSON-Schema names; it became ${JSON.stringify(mapped)}`,
       );
-      return { ...node, type: mapped };
+      return acceptsEveryType(mapped) ? withAnyItems(mapped, node) : { ...node, type: mapped };
     }
     return node;
+  }
+
+  /** `node` typed as every JSON type; arrays get items of any JSON unless it has items. */
+  function withAnyItems(types: readonly unknown[], node: SchemaNode): SchemaNode {
+    const { type: _type, ...rest } = node;
+    const typed = { type: [...types], ...rest };
+    return Object.hasOwn(node, 'items') || Object.hasOwn(node, 'prefixItems')
+      ? typed
+      : { ...typed, items: anyJsonSchema().items };
+  }
+
+  /**
+   * Zod writes its own format names (`starts_with`, `includes`, `cuid`, ...) beside the
+   * pattern that makes the check, in `pattern` or, with several, in `allOf` entries; with the
+   * pattern there the format only earns UNKNOWN_FORMAT warnings.
+   */
+  function dropZodFormat(node: SchemaNode, pointer: string): SchemaNode {
+    const format = node.format;
+    if (typeof format !== 'string' || !isZodPatternFormat(format)) return node;
+    const hasPattern =
+      typeof node.pattern === 'string' ||
+      (Array.isArray(node.allOf) &&
+        node.allOf.some((entry) => isPlainObject(entry) && typeof entry.pattern === 'string'));
+    if (!hasPattern) return node;
+    sink.add(
+      'KEYWORD_DROPPED',
+      `format:${format}`,
+      `${pointer}/format`,
+      `"format": "${format}" is Zod's name for a check its "pattern" already makes, and no JSON Schema validator knows it; the format was removed, the pattern kept`,
+    );
+    const { format: _format, ...rest } = node;
+    return rest;
   }
 
   /**
@@ -136,8 +216,8 @@ export function normalizeImportedSchema(
    * keyword (Gemini rejects untyped values). The type given keeps what the source accepted
    * where it can: the types of enum/const values; the type its type-specific keywords
    * constrain (`minimum` → number); else constraints with no type of their own (`not`, `if`)
-   * move under `allOf`, which accepts the same values. Only a value with no constraint at all
-   * (any JSON) becomes a string, as BFCL maps `any`.
+   * move under `allOf`, which accepts the same values. A value with no constraint at all (any
+   * JSON) gets every JSON type (`anyJsonSchema`), which accepts the same values too.
    */
   function typeUntypedValue(node: SchemaNode, pointer: string): SchemaNode {
     if (!VALUE_POSITION.test(pointer)) return node;
@@ -190,13 +270,14 @@ export function normalizeImportedSchema(
       );
       return { ...rest, allOf: [moved] };
     }
+    const any = anyJsonSchema();
     sink.add(
       'TYPE_INFERRED',
+      'any-json',
       pointer,
-      pointer,
-      'an untyped value (any JSON) got "type": "string", as BFCL maps "any"; set the real type if it is not a string',
+      `an untyped value (any JSON) got "type": ${JSON.stringify(any.type)} and, for arrays, "items": {"allOf": [{}]}, which accept every JSON value as before (group files need a type); narrow it to the real type if you know it (e.g. "type": "object" for a map of values, without "items")`,
     );
-    return { type: 'string', ...node };
+    return { ...any, ...node };
   }
 
   function typed(node: SchemaNode, pointer: string, types: string[], why: string): SchemaNode {
@@ -247,6 +328,40 @@ export function normalizeImportedSchema(
     );
     return { ...node, required: kept };
   }
+}
+
+/**
+ * `node`, an array schema without items, with string items and an `ARRAY_ITEMS_ADDED` report
+ * at `pointer` (providers reject arrays without items, group files too).
+ */
+export function addStringItems(
+  node: SchemaNode,
+  pointer: string,
+  sink: SchemaWarningSink | undefined,
+): SchemaNode {
+  sink?.add(
+    'ARRAY_ITEMS_ADDED',
+    'items',
+    pointer,
+    'an array without "items" was given string items (providers reject arrays without items); fix the element type if it is not a string',
+  );
+  return { ...node, items: { type: 'string' } };
+}
+
+/** `node` without a `minimum`/`maximum` that is only the safe-integer limit (Zod's `.int()`). */
+function dropSafeIntegerBounds(node: SchemaNode): SchemaNode {
+  if (declaredTypes(node)?.includes('integer') !== true) return node;
+  let result = node;
+  for (const [keyword, limit] of Object.entries(SAFE_INTEGER_BOUNDS)) {
+    if (result[keyword] !== limit) continue;
+    const { [keyword]: _bound, ...rest } = result;
+    result = rest;
+  }
+  return result;
+}
+
+function isZodPatternFormat(format: string): boolean {
+  return ZOD_PATTERN_FORMATS.has(format) || ZOD_HASH_FORMAT.test(format);
 }
 
 /** Pointers of property schemas and array item schemas (`…/properties/<name>`, `…/items`). */

@@ -5,24 +5,38 @@ import type {
   ToolHandlerOptions,
   ToolMetadata,
 } from '../format/types.js';
+import { addStringItems } from '../json-schema/normalize-imported-schema.js';
+import { declaredTypes } from '../json-schema/schema-node.js';
 import type { SchemaWarningSink } from '../json-schema/schema-warnings.js';
 import {
+  anyJsonSchema,
   convertTypeName,
   JSON_SCHEMA_TYPES,
   toJsonSchemaType,
 } from '../json-schema/to-json-schema-type.js';
+import { typeExpressionToSchema } from '../json-schema/type-expression-to-schema.js';
 
 /** One parameter of a param list: an entry of a code-defined tool's `params` list. */
 export interface ParamDefinition {
+  /** The name; one starting with `*` (`*args`, `**kwargs`) is variadic and left out. */
   name: string;
-  /** A JSON Schema type, or a common spelling of one (`str`, `int`, `float`, `bool`, `dict`, `list`, ...). */
+  /**
+   * A JSON Schema type, or a type as Python or TypeScript spell it: `str`, `int`, `float`,
+   * `bool`, `dict`, `list`, `Any`, `list[str]`, `dict[str, int]`, `Optional[int]`, `int | None`,
+   * `Literal['a', 'b']`, `string[]`, `Array<number>`, `Record<string, number>`, ...
+   */
   type: string;
   description?: string;
   required?: boolean;
   default?: unknown;
   enum?: readonly unknown[];
-  /** Element schema for `array` parameters. */
+  /** Element schema for `array` parameters (default: the element type of `list[int]`, ...). */
   items?: JsonSchema;
+  /**
+   * How Python passes it, as `inspect.Parameter.kind` names it; `VAR_POSITIONAL` (`*args`) and
+   * `VAR_KEYWORD` (`**kwargs`) parameters are left out.
+   */
+  kind?: string;
 }
 
 /**
@@ -79,9 +93,12 @@ export const FALLBACK_GROUP = 'fallback';
 
 /**
  * Converts a param list (`params: [{ name, type, ... }]`) to an object JSON Schema. A type
- * spelled as code spells it (`str`, `int`, `float`, `bool`, `dict`, `list`, `String`, ...)
- * becomes its JSON Schema type exactly as `toolcap import` converts it, reported to `sink` as
- * `TYPE_CONVERTED`; a name with no known meaning is kept, for validation to report.
+ * spelled as code spells it (`str`, `list[int]`, `Optional[str]`, `Literal['a', 'b']`,
+ * `string[]`, ...; see `typeExpressionToSchema`) becomes its JSON Schema, reported to `sink` as
+ * `TYPE_CONVERTED`; a spelling that cannot be read is kept as given, for validation to report,
+ * and reported with the reason. An array without an element type gets string items
+ * (`ARRAY_ITEMS_ADDED`). Variadic parameters (`*args`, `**kwargs`) are left out
+ * (`PARAM_SKIPPED`): a tool call passes named arguments only.
  */
 export function paramsToJsonSchema(
   params: readonly ParamDefinition[],
@@ -89,22 +106,74 @@ export function paramsToJsonSchema(
 ): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
+  const variadic: string[] = [];
   for (const param of params) {
-    const asGiven = JSON_SCHEMA_TYPES.has(param.type) || toJsonSchemaType(param.type) === undefined;
-    const type = asGiven
-      ? param.type
-      : convertTypeName(param.type, formatPointer(['properties', param.name, 'type']), sink)!;
-    const schema: JsonSchema = { type };
+    if (isVariadic(param)) {
+      variadic.push(param.name);
+      continue;
+    }
+    const pointer = formatPointer(['properties', param.name]);
+    let schema = typeSchema(param.type, `${pointer}/type`, sink);
     if (param.description !== undefined) schema.description = param.description;
     if (param.enum !== undefined) schema.enum = [...param.enum];
     if (param.default !== undefined && param.default !== null) schema.default = param.default;
-    if (type === 'array') schema.items = param.items ?? { type: 'string' };
+    if (param.items !== undefined) schema.items = param.items;
+    if (declaredTypes(schema)?.includes('array') === true && schema.items === undefined) {
+      schema = addStringItems(schema, pointer, sink);
+    }
     properties[param.name] = schema;
     if (param.required === true) required.push(param.name);
+  }
+  if (variadic.length > 0) {
+    sink?.add(
+      'PARAM_SKIPPED',
+      'variadic',
+      '',
+      `the variadic parameter${variadic.length === 1 ? '' : 's'} ${variadic.map((name) => JSON.stringify(name)).join(', ')} ${variadic.length === 1 ? 'was' : 'were'} left out: a tool call passes named arguments only; give each value the tool takes a parameter of its own`,
+    );
   }
   return required.length > 0
     ? { type: 'object', properties, required }
     : { type: 'object', properties };
+}
+
+const VARIADIC_KINDS = new Set(['VAR_POSITIONAL', 'VAR_KEYWORD']);
+
+function isVariadic(param: ParamDefinition): boolean {
+  return (
+    param.name.startsWith('*') ||
+    (typeof param.kind === 'string' && VARIADIC_KINDS.has(param.kind.toUpperCase()))
+  );
+}
+
+/** The schema of a param's type, a fresh object; see `paramsToJsonSchema`. */
+function typeSchema(
+  type: string,
+  pointer: string,
+  sink: SchemaWarningSink | undefined,
+): JsonSchema {
+  if (JSON_SCHEMA_TYPES.has(type)) return { type };
+  if (toJsonSchemaType(type) !== undefined) {
+    const converted = convertTypeName(type, pointer, sink);
+    return typeof converted === 'string' ? { type: converted } : anyJsonSchema();
+  }
+  const read = typeExpressionToSchema(type);
+  if ('schema' in read) {
+    sink?.add(
+      'TYPE_CONVERTED',
+      type,
+      pointer,
+      `type "${type}" is not a JSON Schema type; it became ${JSON.stringify(read.schema)}`,
+    );
+    return read.schema;
+  }
+  sink?.add(
+    'TYPE_CONVERTED',
+    type,
+    pointer,
+    `type "${type}" cannot be read: ${read.problem}; write a JSON Schema type (string, integer, number, boolean, array, object, null) or a spelling such as list[str], dict[str, int], Optional[int] or Literal['a', 'b']`,
+  );
+  return { type };
 }
 
 /**

@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { DEFAULT_LOAD_LIMITS } from '../../src/format/limits.js';
+import type { JsonSchema } from '../../src/format/types.js';
+import { compileSchema } from '../../src/json-schema/compile-schema.js';
 import {
   GROUP_FILE_SCHEMA_URL,
   type ImportedGroup,
@@ -98,6 +101,27 @@ const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
     from: 'openai-responses',
     tools: ['book_room', 'list_rooms'],
     warnings: ['STRICT_SCHEMA_IMPORTED', 'ENTRY_SKIPPED'],
+  },
+  'params/python-inspect.json': {
+    from: 'params',
+    tools: [
+      'cancel_meeting',
+      'create_invoice',
+      'get_stock_quote',
+      'get_weather',
+      'list_calendar_events',
+      'lookup_user',
+      'refund_payment',
+      'run_sql',
+      'schedule_meeting',
+      'search_orders',
+      'send_email',
+      'set_reminder',
+      'summarize_document',
+      'translate_text',
+      'upload_file',
+    ],
+    warnings: ['TYPE_CONVERTED'],
   },
 };
 
@@ -480,7 +504,11 @@ describe('importToolList', () => {
     expect(group.tools[0]?.output_schema).toBeUndefined();
     // untyped values get a type instead of costing the tool
     expect(group.tools[1]?.input_schema.properties).toEqual({
-      value: { type: 'string' },
+      // any JSON stays any JSON, in a form group files accept
+      value: {
+        type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+        items: { allOf: [{}] },
+      },
       level: { type: 'integer', enum: [1, 2] },
     });
     expect(
@@ -586,5 +614,332 @@ describe('importToolList', () => {
     expect(() => importToolList([{ name: 'x' }], { from: 'module', group: 'g' })).toThrowError(
       'with from: "module" the input is what readToolModule(file) returns: { file, tools, warnings }',
     );
+  });
+});
+
+const ANY_JSON = {
+  type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+  items: { allOf: [{}] },
+};
+
+function propertiesOf(imported: ImportedGroup, tool: string): Record<string, unknown> {
+  const found = (imported.document.tools as { name: string; input_schema: JsonSchema }[]).find(
+    (entry) => entry.name === tool,
+  );
+  return found?.input_schema.properties as Record<string, unknown>;
+}
+
+function messagesOf(imported: ImportedGroup, code: string): string[] {
+  return imported.warnings
+    .filter((warning) => warning.code === code)
+    .map((warning) => warning.message);
+}
+
+describe('importToolList --from params: types as Python and TypeScript spell them', () => {
+  it('reads the types a Python module exported with inspect, with no guessed item types', () => {
+    const imported = importToolList(readFixture('params/python-inspect.json'), {
+      from: 'params',
+      group: 'legacy',
+    });
+    expectLoadable(imported, 'legacy');
+    expect(propertiesOf(imported, 'create_invoice')).toMatchObject({
+      line_items: { type: 'array', items: { type: 'object' } },
+      due_days: { type: ['integer', 'null'], default: 30 },
+    });
+    expect(propertiesOf(imported, 'get_stock_quote')).toMatchObject({
+      tickers: { type: ['string', 'array'], items: { type: 'string' } },
+      fields: {
+        type: ['array', 'null'],
+        items: { type: 'string', enum: ['price', 'volume', 'pe'] },
+      },
+    });
+    expect(propertiesOf(imported, 'get_weather')).toMatchObject({
+      units: { type: 'string', enum: ['metric', 'imperial'], default: 'metric' },
+    });
+    expect(propertiesOf(imported, 'refund_payment')).toMatchObject({
+      amount: { type: ['number', 'null'] },
+    });
+    expect(propertiesOf(imported, 'run_sql')).toMatchObject({
+      params: { type: ['object', 'null'] },
+    });
+    expect(propertiesOf(imported, 'search_orders')).toMatchObject({
+      status: { type: ['string', 'null'], enum: ['open', 'shipped', 'cancelled', null] },
+    });
+    expect(propertiesOf(imported, 'summarize_document')).toMatchObject({
+      kwargs: { ...ANY_JSON, description: 'Passed to the summarizer.' },
+    });
+    expect(messagesOf(imported, 'ARRAY_ITEMS_ADDED')).toEqual([]);
+    expect(messagesOf(imported, 'TYPE_CONVERTED')).toContain(
+      'type "Optional[list[Literal[\'price\', \'volume\', \'pe\']]]" is not a JSON Schema type; it became {"type":["array","null"],"items":{"type":"string","enum":["price","volume","pe"]}} (at /properties/fields/type)',
+    );
+  });
+
+  it('reads TypeScript spellings', () => {
+    const imported = importToolList(
+      [
+        {
+          name: 'record_metric',
+          description: 'Record a metric.',
+          params: [
+            { name: 'names', type: 'string[]' },
+            { name: 'values', type: 'Array<number>' },
+            { name: 'labels', type: 'Record<string, number>' },
+            { name: 'unit', type: "'ms' | 's'" },
+            { name: 'extra', type: 'unknown' },
+          ],
+        },
+      ],
+      { from: 'params', group: 'metrics' },
+    );
+    expectLoadable(imported, 'metrics');
+    expect(propertiesOf(imported, 'record_metric')).toEqual({
+      names: { type: 'array', items: { type: 'string' } },
+      values: { type: 'array', items: { type: 'number' } },
+      labels: { type: 'object', additionalProperties: { type: 'number' } },
+      unit: { type: 'string', enum: ['ms', 's'] },
+      extra: ANY_JSON,
+    });
+  });
+
+  it('imports Any as any JSON, so the calls that worked before still validate', () => {
+    const imported = importToolList(
+      [
+        {
+          name: 'log_event',
+          description: 'Log an event.',
+          params: [
+            { name: 'meta', type: 'Any', required: true },
+            { name: 'context', type: 'dict[str, Any]' },
+          ],
+        },
+      ],
+      { from: 'params', group: 'events' },
+    );
+    const group = expectLoadable(imported, 'events');
+    const validate = compileSchema(group.tools[0]!.input_schema);
+    for (const meta of [{ source: 'crm' }, 'crm', 3, true, null, [[1, 'a'], { b: [] }]]) {
+      expect(validate({ meta, context: { source: 'crm', n: [1] } }).valid).toBe(true);
+    }
+    expect(messagesOf(imported, 'TYPE_CONVERTED')).toContain(
+      'type "Any" is not a JSON Schema type; it means any JSON value, so it became every JSON type ["string","number","boolean","object","array","null"] (arrays with "items": {"allOf": [{}]}, any JSON too); narrow it to the real type if you know it (at /properties/meta/type)',
+    );
+  });
+
+  it('warns when an array has no element type, as --from openai does', () => {
+    const params = importToolList(
+      [
+        {
+          name: 'tag_items',
+          description: 'Tag items.',
+          params: [
+            { name: 'arr', type: 'array' },
+            { name: 'tags', type: 'list' },
+            { name: 'given', type: 'list', items: { type: 'integer' } },
+          ],
+        },
+      ],
+      { from: 'params', group: 'tags' },
+    );
+    const openai = importToolList(
+      [
+        {
+          type: 'function',
+          function: {
+            name: 'tag_items',
+            description: 'Tag items.',
+            parameters: {
+              type: 'object',
+              properties: { arr: { type: 'array' }, tags: { type: 'array' } },
+            },
+          },
+        },
+      ],
+      { from: 'openai', group: 'tags' },
+    );
+    expect(messagesOf(params, 'ARRAY_ITEMS_ADDED')).toEqual([
+      'an array without "items" was given string items (providers reject arrays without items); fix the element type if it is not a string (at /properties/arr, /properties/tags)',
+    ]);
+    expect(messagesOf(params, 'ARRAY_ITEMS_ADDED')).toEqual(
+      messagesOf(openai, 'ARRAY_ITEMS_ADDED'),
+    );
+    expect(propertiesOf(params, 'tag_items')).toEqual({
+      arr: { type: 'array', items: { type: 'string' } },
+      tags: { type: 'array', items: { type: 'string' } },
+      given: { type: 'array', items: { type: 'integer' } },
+    });
+  });
+
+  it('leaves out *args and **kwargs, and parameters marked VAR_POSITIONAL or VAR_KEYWORD, naming them', () => {
+    const imported = importToolList(
+      [
+        {
+          name: 'summarize_document',
+          description: 'Summarize a document.',
+          params: [
+            { name: 'doc_id', type: 'str', required: true },
+            { name: '*args', type: 'Any' },
+            { name: '**kwargs', type: 'Any' },
+          ],
+        },
+        {
+          name: 'format_text',
+          description: 'Format a text.',
+          params: [
+            { name: 'text', type: 'str', required: true },
+            { name: 'options', type: 'Any', kind: 'VAR_KEYWORD' },
+          ],
+        },
+      ],
+      { from: 'params', group: 'docs' },
+    );
+    expectLoadable(imported, 'docs');
+    expect(Object.keys(propertiesOf(imported, 'summarize_document'))).toEqual(['doc_id']);
+    expect(Object.keys(propertiesOf(imported, 'format_text'))).toEqual(['text']);
+    expect(imported.warnings.filter((warning) => warning.code === 'PARAM_SKIPPED')).toEqual([
+      {
+        code: 'PARAM_SKIPPED',
+        tool: 'summarize_document',
+        pointer: '',
+        message:
+          'the variadic parameters "*args", "**kwargs" were left out: a tool call passes named arguments only; give each value the tool takes a parameter of its own (at the root)',
+      },
+      {
+        code: 'PARAM_SKIPPED',
+        tool: 'format_text',
+        pointer: '',
+        message:
+          'the variadic parameter "options" was left out: a tool call passes named arguments only; give each value the tool takes a parameter of its own (at the root)',
+      },
+    ]);
+  });
+
+  it('does not guess a spelling it cannot read: the type is removed, naming the part, as for an unknown name', () => {
+    const imported = importToolList(
+      [
+        {
+          name: 'make_widgets',
+          description: 'Make widgets.',
+          params: [
+            { name: 'parts', type: 'list[widget]' },
+            { name: 'size', type: 'Annotated[int, "cm"]' },
+          ],
+        },
+      ],
+      { from: 'params', group: 'widgets' },
+    );
+    expectLoadable(imported, 'widgets');
+    expect(messagesOf(imported, 'TYPE_CONVERTED')).toEqual([
+      'type "list[widget]" cannot be read: "widget" is not a type name toolcap knows; write a JSON Schema type (string, integer, number, boolean, array, object, null) or a spelling such as list[str], dict[str, int], Optional[int] or Literal[\'a\', \'b\'] (at /properties/parts/type)',
+      'type "Annotated[int, "cm"]" cannot be read: "Annotated[...]" is not a generic type toolcap knows (it reads list, set, tuple, dict, Optional, Union, Literal, Array and Record, with their typing names); write a JSON Schema type (string, integer, number, boolean, array, object, null) or a spelling such as list[str], dict[str, int], Optional[int] or Literal[\'a\', \'b\'] (at /properties/size/type)',
+      'type "list[widget]" is not a JSON Schema type and was removed (at /properties/parts/type)',
+      'type "Annotated[int, "cm"]" is not a JSON Schema type and was removed (at /properties/size/type)',
+    ]);
+    // without its type the value takes any JSON, as it did in code: nothing narrowed by a guess
+    expect(propertiesOf(imported, 'make_widgets')).toEqual({ parts: ANY_JSON, size: ANY_JSON });
+  });
+});
+
+describe('importToolList: what Zod 4 writes', () => {
+  const schema = z.toJSONSchema(
+    z.object({
+      channel: z.string().startsWith('#'),
+      suffix: z.string().endsWith('.pdf'),
+      word: z.string().includes('ok'),
+      tag: z.string().startsWith('#').endsWith('!'),
+      id: z.cuid(),
+      page: z.number().int().min(1),
+      count: z.number().int(),
+      small: z.int32(),
+      meta: z.any(),
+      extra: z.unknown(),
+    }),
+  );
+
+  it('is what these tests assume (format names beside patterns, safe-integer bounds, {})', () => {
+    expect(schema.properties).toMatchObject({
+      channel: { type: 'string', format: 'starts_with', pattern: '^#.*' },
+      suffix: { format: 'ends_with' },
+      word: { format: 'includes', pattern: 'ok' },
+      tag: { format: 'ends_with', allOf: [{ pattern: '^#.*' }, { pattern: '.*!$' }] },
+      id: { format: 'cuid' },
+      count: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+      meta: {},
+    });
+  });
+
+  function importZod() {
+    return importToolList(
+      [{ name: 'post_message', description: 'Post a message.', inputSchema: schema }],
+      { from: 'mcp', group: 'chat' },
+    );
+  }
+
+  it("removes Zod's format names where a pattern makes the check, with a warning", () => {
+    const imported = importZod();
+    // no diagnostics, warnings included: no UNKNOWN_FORMAT is left for validate --strict
+    const group = expectLoadable(imported, 'chat');
+    const properties = propertiesOf(imported, 'post_message');
+    expect(properties).toMatchObject({
+      channel: { type: 'string', pattern: '^#.*' },
+      tag: { type: 'string', allOf: [{ pattern: '^#.*' }, { pattern: '.*!$' }] },
+    });
+    for (const name of ['channel', 'suffix', 'word', 'tag', 'id']) {
+      expect(properties[name]).not.toHaveProperty('format');
+    }
+    expect(messagesOf(imported, 'KEYWORD_DROPPED')).toEqual([
+      '"format": "starts_with" is Zod\'s name for a check its "pattern" already makes, and no JSON Schema validator knows it; the format was removed, the pattern kept (at /properties/channel/format)',
+      '"format": "ends_with" is Zod\'s name for a check its "pattern" already makes, and no JSON Schema validator knows it; the format was removed, the pattern kept (at /properties/suffix/format, /properties/tag/format)',
+      '"format": "includes" is Zod\'s name for a check its "pattern" already makes, and no JSON Schema validator knows it; the format was removed, the pattern kept (at /properties/word/format)',
+      '"format": "cuid" is Zod\'s name for a check its "pattern" already makes, and no JSON Schema validator knows it; the format was removed, the pattern kept (at /properties/id/format)',
+    ]);
+    const validate = compileSchema(group.tools[0]!.input_schema);
+    const call = {
+      channel: '#general',
+      suffix: 'a.pdf',
+      word: 'look',
+      tag: '#x!',
+      id: 'cjld2cjxh0000qzrmn831i7rn',
+      page: 1,
+      count: 3,
+      small: 1,
+      meta: { source: 'crm' },
+      extra: [1],
+    };
+    expect(validate(call).valid).toBe(true);
+    expect(validate({ ...call, channel: 'general' }).valid).toBe(false);
+    expect(validate({ ...call, tag: '#x' }).valid).toBe(false);
+  });
+
+  it('removes the safe-integer bounds of z.number().int() silently, and keeps bounds that say something', () => {
+    const imported = importZod();
+    const properties = propertiesOf(imported, 'post_message');
+    expect(properties.count).toEqual({ type: 'integer' });
+    expect(properties.page).toEqual({ type: 'integer', minimum: 1 });
+    // int32 bounds say something; they stay
+    expect(properties.small).toEqual({
+      type: 'integer',
+      minimum: -2147483648,
+      maximum: 2147483647,
+    });
+    expect(imported.warnings.map((warning) => warning.message).join('\n')).not.toMatch(
+      /minimum|maximum|9007199254740991/,
+    );
+  });
+
+  it('keeps a Zod format with no pattern beside it, for the loader to report', () => {
+    const imported = importToolList(
+      [
+        {
+          name: 'check_token',
+          description: 'Check a token.',
+          inputSchema: z.toJSONSchema(z.object({ token: z.jwt() })),
+        },
+      ],
+      { from: 'mcp', group: 'auth' },
+    );
+    expect(propertiesOf(imported, 'check_token')).toEqual({
+      token: { type: 'string', format: 'jwt' },
+    });
+    expect(messagesOf(imported, 'KEYWORD_DROPPED')).toEqual([]);
   });
 });

@@ -360,8 +360,14 @@ export default [{ name: 'legacy_search', description: 'Search the old index.', p
         mode: { type: ['integer', 'string'], enum: [1, 2, 'auto'] },
       },
     });
+    // z.any() accepts every JSON value, in code and in the file
     expect(registry.get('lookup')?.input_schema).toMatchObject({
-      properties: { anyv: { type: 'string' } },
+      properties: {
+        anyv: {
+          type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+          items: { allOf: [{}] },
+        },
+      },
     });
 
     const after = await runCli(['migrate', 'status', '--fallback', 'tools.mjs', '--json'], {

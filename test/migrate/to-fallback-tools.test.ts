@@ -138,6 +138,52 @@ export const tools = {
     ]);
   });
 
+  it('reads z.any() and z.unknown() as any JSON, so calls that work in code still validate', async () => {
+    const { module } = await importSource(`
+import { tool } from 'ai';
+import { z } from 'zod';
+export const tools = {
+  logEvent: tool({
+    description: 'Log an event.',
+    inputSchema: z.object({
+      name: z.string(),
+      meta: z.any(),
+      extra: z.unknown().optional(),
+      count: z.number().int(),
+      channel: z.string().startsWith('#'),
+    }),
+    execute: async (input) => input,
+  }),
+};
+`);
+    const fallbackTools = await toFallbackTools(module, { file: 'src/ai_tools.mjs' });
+    const registry = createRegistry({
+      fallbackTools: fallbackTools.map((tool) => ({
+        ...tool,
+        execute: (input: Record<string, unknown>) => input,
+      })),
+    });
+    // read silently: the code is not changed, so there is nothing to report
+    expect(registry.diagnostics).toEqual([]);
+    expect(registry.get('logEvent')?.input_schema.properties).toEqual({
+      name: { type: 'string' },
+      meta: {
+        type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+        items: { allOf: [{}] },
+      },
+      extra: {
+        type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+        items: { allOf: [{}] },
+      },
+      count: { type: 'integer' },
+      channel: { type: 'string', pattern: '^#.*' },
+    });
+    for (const meta of [{ source: 'crm' }, [[1], 'a'], 3, null]) {
+      const input = { name: 'signup', meta, extra: { deep: [true] }, count: 1, channel: '#x' };
+      expect(await registry.execute('logEvent', input)).toEqual({ ok: true, output: input });
+    }
+  });
+
   it('explains a value that holds no tools, or an entry that is not a tool', async () => {
     await expect(toFallbackTools(42)).rejects.toMatchObject({
       code: 'FALLBACK_MODULE_INVALID',

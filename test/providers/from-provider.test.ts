@@ -291,7 +291,12 @@ describe('fromProvider: messy schemas (BFCL, real MCP servers)', () => {
           description: 'The first coordinate as (latitude, longitude).',
           items: { type: 'number' },
         },
-        data: { type: 'string', description: 'The training data for the model.' },
+        // "any" is any JSON value, not a string as BFCL narrows it
+        data: {
+          type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+          description: 'The training data for the model.',
+          items: { allOf: [{}] },
+        },
         unit: {
           type: 'string',
           description: "The unit of distance. Options: 'miles', 'kilometers'.",
@@ -304,6 +309,41 @@ describe('fromProvider: messy schemas (BFCL, real MCP servers)', () => {
       'type "tuple" is not a JSON Schema type',
       'type "any" is not a JSON Schema type',
       'type "dict" is not a JSON Schema type',
+    ]);
+    expect(
+      result.warnings.find((warning) => warning.pointer === '/properties/data/type')?.message,
+    ).toBe(
+      'type "any" is not a JSON Schema type; it means any JSON value, so it became every JSON type ["string","number","boolean","object","array","null"] (arrays with "items": {"allOf": [{}]}, any JSON too); narrow it to the real type if you know it (at /properties/data/type)',
+    );
+  });
+
+  it('reads "any" inside a type list, and a full type list without items, as any JSON', () => {
+    const result = fromProvider('mcp', [
+      {
+        name: 'store',
+        description: 'x',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            maybe: { type: ['any', 'null'] },
+            every: { type: ['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'] },
+          },
+        },
+      },
+    ]);
+    expect(result.tools[0]!.input_schema.properties).toEqual({
+      maybe: {
+        type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+        items: { allOf: [{}] },
+      },
+      every: {
+        type: ['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'],
+        items: { allOf: [{}] },
+      },
+    });
+    expect(result.warnings.map((warning) => warning.message)).toEqual([
+      'type ["any","null"] has non-JSON-Schema names; it became ["string","number","boolean","object","array","null"] (at /properties/maybe/type)',
+      'a value of every JSON type had no "items"; arrays got "items": {"allOf": [{}]} (any JSON, as before: group files need typed items) (at /properties/every)',
     ]);
   });
 
@@ -391,7 +431,10 @@ describe('fromProvider: messy schemas (BFCL, real MCP servers)', () => {
       both: { type: ['string', 'number'], minLength: 1, maximum: 9 },
       tags: { type: 'array', minItems: 1, items: { type: 'string' } },
       point: { type: 'object', properties: { x: { type: 'number' } } },
-      anything: { type: 'string' },
+      anything: {
+        type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+        items: { allOf: [{}] },
+      },
     });
     const inferred = new Map(
       result.warnings
@@ -407,8 +450,8 @@ describe('fromProvider: messy schemas (BFCL, real MCP servers)', () => {
     expect(inferred.get('/properties/both')).toBe(
       'an untyped value got "type": ["string","number"] from "minLength", "maximum", keywords that apply only to those types (without a type, values of other types passed unchecked) (at /properties/both)',
     );
-    expect(inferred.get('/properties/anything')).toContain(
-      'got "type": "string", as BFCL maps "any"',
+    expect(inferred.get('/properties/anything')).toBe(
+      'an untyped value (any JSON) got "type": ["string","number","boolean","object","array","null"] and, for arrays, "items": {"allOf": [{}]}, which accept every JSON value as before (group files need a type); narrow it to the real type if you know it (e.g. "type": "object" for a map of values, without "items") (at /properties/anything)',
     );
   });
 

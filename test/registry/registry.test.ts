@@ -476,6 +476,54 @@ describe('fallback (code-defined) tools', () => {
     );
   });
 
+  it('refuses a param type spelling it cannot read, as it refuses an unknown type name', () => {
+    const registry = createRegistry({
+      fallbackTools: [
+        { name: 'parts', description: 'y', params: [{ name: 'a', type: 'list[widget]' }] },
+      ],
+    });
+    expect(registry.list()).toEqual([]);
+    expect(registry.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
+      'fallback tool "parts": input_schema/properties/a has type "list[widget]", which is not a JSON Schema type; use one of string, integer, number, boolean, array, object, null (or an array of them)',
+    ]);
+  });
+
+  it('reads Python and TypeScript param types, Any as any JSON, and leaves out *args and **kwargs', async () => {
+    const registry = createRegistry({
+      fallbackTools: [
+        {
+          name: 'log_event',
+          description: 'Log an event.',
+          params: [
+            { name: 'names', type: 'list[str]', required: true },
+            { name: 'level', type: "Optional[Literal['info', 'error']]" },
+            { name: 'counts', type: 'Record<string, number>' },
+            { name: 'meta', type: 'Any' },
+            { name: '*args', type: 'Any' },
+            { name: 'options', type: 'Any', kind: 'VAR_KEYWORD' },
+          ],
+          execute: (input) => input,
+        },
+      ],
+    });
+    expect(registry.diagnostics).toEqual([]);
+    expect(registry.get('log_event')?.input_schema).toEqual({
+      type: 'object',
+      properties: {
+        names: { type: 'array', items: { type: 'string' } },
+        level: { type: ['string', 'null'], enum: ['info', 'error', null] },
+        counts: { type: 'object', additionalProperties: { type: 'number' } },
+        meta: {
+          type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+          items: { allOf: [{}] },
+        },
+      },
+      required: ['names'],
+    });
+    const input = { names: ['a'], level: null, counts: { a: 1 }, meta: { source: 'crm' } };
+    expect(await registry.execute('log_event', input)).toEqual({ ok: true, output: input });
+  });
+
   it('lists the code tools it could not load as fallback-only, as toolcap migrate status does', () => {
     const registry = createRegistry({
       fallbackTools: [
@@ -527,7 +575,10 @@ describe('fallback (code-defined) tools', () => {
       properties: {
         count: { type: 'number', minimum: 0 },
         mode: { type: ['integer', 'string'], enum: [1, 2, 'auto'] },
-        anything: { type: 'string' },
+        anything: {
+          type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+          items: { allOf: [{}] },
+        },
         ratio: { type: 'number' },
       },
     });
