@@ -1,7 +1,6 @@
 import type { RegisteredGroup } from '../format/types.js';
 import { listKeywordPhrases } from '../text/list-keyword-phrases.js';
 import type { AnalyzedToken, TextAnalyzer } from '../text/text-analyzer.js';
-import { TypoIndex } from '../text/typo-index.js';
 import type { AnalyzedTurn } from './analyze-turn.js';
 import type { TermVocabulary } from './term-vocabulary.js';
 import type { TypoMatch } from './types.js';
@@ -46,19 +45,13 @@ export class KeywordIndex {
   readonly #groupStamp: Int32Array;
   readonly #groupMatch: Int32Array;
   #matchStamp = 0;
-  /** Every term id used by some keyword (for typo lookups). */
-  readonly #keywordTerms = new Set<number>();
-  /** Keyword words and stems, for typo tolerance; built on first use. */
-  #typos: TypoIndex<number> | undefined;
   readonly #words: { word: string; term: string; id: number }[] = [];
-  readonly #vocabulary: TermVocabulary;
 
   constructor(
     groups: readonly RegisteredGroup[],
     analyzer: TextAnalyzer,
     vocabulary: TermVocabulary,
   ) {
-    this.#vocabulary = vocabulary;
     const byFirstTerm = new Map<number, KeywordPhrase[]>();
     const addPhrase = (phrase: KeywordPhrase) => {
       const first = phrase.terms[0]!;
@@ -76,7 +69,6 @@ export class KeywordIndex {
       );
       if (duplicate) return;
       list.push(phrase);
-      for (const term of phrase.terms) this.#keywordTerms.add(term);
     };
     groups.forEach((group, groupIndex) => {
       for (const keyword of group.selection.keywords ?? []) {
@@ -133,77 +125,9 @@ export class KeywordIndex {
     this.#groupMatch = new Int32Array(groups.length);
   }
 
-  /**
-   * Adds to `turn` (in place) the keyword terms one edit away from each word that is not
-   * itself a keyword term; `matchGroups` then reports those matches as typos.
-   */
-  addTypoAlternatives(turn: AnalyzedTurn, stem: (word: string) => string): void {
-    const typos = this.#typoIndex();
-    const { ids, starts, typoWords } = turn;
-    const originalPositions = starts.length - 1;
-    const extraIds: number[][] = [];
-    for (let position = 0; position < originalPositions; position++) {
-      const start = starts[position]!;
-      const end = starts[position + 1]!;
-      let known = false;
-      for (let slot = start; slot < end; slot++) {
-        if (this.#keywordTerms.has(ids[slot]!)) known = true;
-      }
-      const found: number[] = [];
-      if (!known) {
-        const word = turn.words[position]!;
-        for (const candidate of [word, stem(word)]) {
-          for (const entry of typos.lookup(candidate)) {
-            if (!found.includes(entry.value)) found.push(entry.value);
-          }
-        }
-        // in term order, so results never depend on the typo index's internal order
-        found.sort((a, b) =>
-          compareStrings(this.#vocabulary.termOf(a), this.#vocabulary.termOf(b)),
-        );
-      }
-      extraIds.push(found);
-    }
-    // rebuild the flat arrays with the alternatives appended to their positions
-    const newIds: number[] = [];
-    const newStarts: number[] = [];
-    const newTypoWords: (string | undefined)[] = [];
-    for (let position = 0; position < originalPositions; position++) {
-      newStarts.push(newIds.length);
-      for (let slot = starts[position]!; slot < starts[position + 1]!; slot++) {
-        newIds.push(ids[slot]!);
-        newTypoWords.push(typoWords[slot]);
-      }
-      const word = turn.words[position]!;
-      for (const id of extraIds[position]!) {
-        newIds.push(id);
-        newTypoWords.push(word);
-        // the corrected term also ranks, in place of the unknown word
-        if (!turn.queryIds.includes(id)) {
-          turn.queryIds.push(id);
-          turn.queryWords.push(word);
-        }
-      }
-      if (extraIds[position]!.length > 0) {
-        const unknown = turn.unknown.findIndex((entry) => entry.word === word);
-        if (unknown >= 0) turn.unknown.splice(unknown, 1);
-      }
-    }
-    newStarts.push(newIds.length);
-    ids.splice(0, ids.length, ...newIds);
-    starts.splice(0, starts.length, ...newStarts);
-    typoWords.splice(0, typoWords.length, ...newTypoWords);
-  }
-
-  #typoIndex(): TypoIndex<number> {
-    if (this.#typos === undefined) {
-      this.#typos = new TypoIndex<number>();
-      for (const { word, term, id } of this.#words) {
-        this.#typos.add(word, id);
-        this.#typos.add(term, id);
-      }
-    }
-    return this.#typos;
+  /** Every keyword's words, as written and as terms, with their term ids (for typo tolerance). */
+  keywordWords(): readonly { word: string; term: string; id: number }[] {
+    return this.#words;
   }
 
   /**

@@ -1,9 +1,9 @@
 import { ToolcapError } from '../errors/toolcap-error.js';
 import { describeValue } from '../util/check-options.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
-import { type AnalyzedTurn, analyzeTurn } from './analyze-turn.js';
+import { analyzeTurn } from './analyze-turn.js';
 import { buildRankingQuery, queryWord } from './build-ranking-query.js';
-import { compareStrings } from './keyword-index.js';
+import { correctTypos } from './correct-typos.js';
 import { rankFused } from './rank-fused.js';
 import { checkBoolean, checkPositiveInteger, checkScore } from './resolve-select-options.js';
 import { roundScore } from './round-score.js';
@@ -35,7 +35,7 @@ export function searchTools(
   );
   const relevance = index.relevance();
   const analyzed = analyzeTurn(query, index.words());
-  if (typoTolerance) addTypoTerms(index, analyzed);
+  if (typoTolerance) correctTypos(index, query, analyzed);
   const ranking = buildRankingQuery(index, analyzed, [], index.ranking);
   const { ids } = ranking;
 
@@ -124,33 +124,4 @@ export function resolveSearchOptions(
       typoTolerance === undefined ? false : checkBoolean('typoTolerance', typoTolerance, invalid),
     groups,
   };
-}
-
-/**
- * Adds to the query of `analyzed` the indexed terms one edit away from each word no tool
- * contains (shown as `word~term`); a word that found some no longer counts as unknown.
- */
-function addTypoTerms(index: SelectionIndex, analyzed: AnalyzedTurn): void {
-  const typos = index.vocabularyTypos();
-  const { queryIds: ids, queryWords: words } = analyzed;
-  const stillUnknown: AnalyzedTurn['unknown'] = [];
-  for (const entry of analyzed.unknown) {
-    const { word, term } = entry;
-    const found = typos.lookup(term);
-    for (const match of typos.lookup(word)) {
-      if (!found.some((other) => other.value === match.value)) found.push(match);
-    }
-    if (found.length === 0) {
-      stillUnknown.push(entry);
-      continue;
-    }
-    // in term order, so results never depend on the typo index's internal order
-    found.sort((a, b) => compareStrings(a.word, b.word));
-    for (const alternative of found) {
-      if (ids.includes(alternative.value)) continue;
-      ids.push(alternative.value);
-      words.push(`${word}~${alternative.word}`);
-    }
-  }
-  analyzed.unknown.splice(0, analyzed.unknown.length, ...stillUnknown);
 }

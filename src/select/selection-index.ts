@@ -7,7 +7,7 @@ import type {
 } from '../format/types.js';
 import { commonness, relatedTerms } from '../text/lexicon.js';
 import { getDefaultTextAnalyzer, type TextAnalyzer } from '../text/text-analyzer.js';
-import { TypoIndex } from '../text/typo-index.js';
+import { isTypoCandidate, TypoIndex } from '../text/typo-index.js';
 import { WordCache } from './analyze-turn.js';
 import { Candidates } from './candidates.js';
 import { KeywordIndex } from './keyword-index.js';
@@ -15,6 +15,7 @@ import { BUDGET_ORDERS, type BudgetOrder, overMaxToolsReason } from './over-max-
 import { DEFAULT_RANKING, type RankingSettings, relatedMaxDocuments } from './ranking-settings.js';
 import { RelevanceIndex } from './relevance-index.js';
 import { TermVocabulary } from './term-vocabulary.js';
+import { groupFieldTexts, toolFieldTexts } from './tool-document.js';
 import type { ContextCheck, DroppedTool } from './types.js';
 
 /** What a registry snapshot hands to selection. */
@@ -134,7 +135,7 @@ export class SelectionIndex {
   #toolByName: ReadonlyMap<string, number> | undefined;
   #relevance: RelevanceIndex | undefined;
   #words: WordCache | undefined;
-  #vocabularyTypos: TypoIndex<number> | undefined;
+  #typos: TypoIndex<number> | undefined;
 
   constructor(input: SelectionIndexInput) {
     this.tools = input.tools;
@@ -233,17 +234,42 @@ export class SelectionIndex {
     return this.#words;
   }
 
-  /** Indexed terms (those some tool contains) for typo-tolerant search, built on first use. */
-  vocabularyTypos(): TypoIndex<number> {
-    if (this.#vocabularyTypos === undefined) {
-      const relevance = this.relevance();
+  /**
+   * The words of the tools' text and of the keywords, as written and stemmed, each with its
+   * term id, for typo tolerance (see `correctTypos`); built on first use, so a registry that
+   * never asks for typo tolerance never pays for it.
+   */
+  typos(): TypoIndex<number> {
+    if (this.#typos === undefined) {
+      this.relevance();
       const typos = new TypoIndex<number>();
-      for (let id = 0; id < this.vocabulary.size; id++) {
-        if (relevance.documentFrequency(id) > 0) typos.add(this.vocabulary.termOf(id), id);
+      const { analyzer, vocabulary } = this;
+      const seen = new Set<string>();
+      const addText = (text: string) => {
+        for (const token of analyzer.tokenize(text)) {
+          for (const word of [token.text, ...token.parts]) {
+            if (seen.has(word)) continue;
+            seen.add(word);
+            if (!isTypoCandidate(word) || analyzer.isStopword(word)) continue;
+            const term = analyzer.stem(word);
+            const id = vocabulary.idOf(term);
+            if (id < 0) continue;
+            typos.add(word, id);
+            typos.add(term, id);
+          }
+        }
+      };
+      this.tools.forEach((tool, position) => {
+        for (const text of toolFieldTexts(tool)) addText(text);
+        for (const text of groupFieldTexts(this.groups[this.groupOfTool[position]!])) addText(text);
+      });
+      for (const { word, term, id } of this.keywords.keywordWords()) {
+        typos.add(word, id);
+        typos.add(term, id);
       }
-      this.#vocabularyTypos = typos;
+      this.#typos = typos;
     }
-    return this.#vocabularyTypos;
+    return this.#typos;
   }
 
   /**

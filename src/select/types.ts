@@ -39,7 +39,8 @@ export interface SelectionReason {
   typos?: readonly TypoMatch[];
   /**
    * The request's words of `matched` (`fallback`, `relevance`): the words of the message and
-   * the history the tool contains, as `word`, or `word→related` when it has a related word.
+   * the history the tool contains, as `word`, `word~correction` for a corrected typo, or
+   * `word→related` when it has a related word.
    * Omitted when none.
    */
   matched_words?: readonly string[];
@@ -148,7 +149,10 @@ export interface SelectOptions {
    * first. Costs a search over the catalog.
    */
   relevance?: RelevanceOption;
-  /** Match keywords one edit away (words of 5+ letters), reported in `reason.typos`. Default false. */
+  /**
+   * Correct words one edit away (words of 5+ letters) for keyword matching and ranking, as
+   * `search` does; reported in `reason.typos` and as `word~correction`. Default false.
+   */
   typoTolerance?: boolean;
   /**
    * Drop tools whose `requires_context` keys are missing from `context`. Default true. `false`
@@ -165,7 +169,7 @@ export interface SearchOptions {
   k?: number;
   /** Leave out results scoring below this (0-1). Default 0: any match. */
   minScore?: number;
-  /** Also match query words one edit away from indexed words (5+ letters). Default false. */
+  /** Correct query words one edit away (5+ letters), as `select` does. Default false. */
   typoTolerance?: boolean;
   /** Only tools of these groups. */
   groups?: readonly string[];
@@ -180,7 +184,7 @@ export interface SearchResult {
    * "how much of the query this tool covers, weighted by how rare each word is".
    */
   score: number;
-  /** The query words that matched, normalized (typo matches as `word~term`). */
+  /** The query words that matched, normalized (corrected typos as `word~correction`). */
   matched: readonly string[];
   tool: RegisteredTool;
 }

@@ -397,3 +397,26 @@ describe('natural', () => {
     ).toEqual([]);
   });
 });
+
+describe('toolcap --typos', () => {
+  it('corrects the same words in select --relevance as in search', async () => {
+    const dir = createTempDir({
+      'shop_tools.json': group('shop', { strategy: 'keyword', keywords: ['order'] }, [
+        tool('cancel_order', { description: 'Cancel an order that has not shipped yet.' }),
+      ]),
+    });
+    const search = await runCli(['search', '--schemas', dir, '--typos', 'cancle'], { cwd: dir });
+    expect(search.stdout).toBe(
+      '#  TOOL          GROUP  SCORE   MATCHED\n1  cancel_order  shop   0.7692  cancle~cancel\n',
+    );
+    const select = await runCli(
+      ['select', '--schemas', dir, '--relevance', '3', '--typos', 'cancle'],
+      { cwd: dir },
+    );
+    expect(select.stderr).toBe('');
+    // the search score plus the raise of the group that has the best tool (0.2)
+    expect(select.stdout).toBe(
+      'TOOL          GROUP       STRATEGY   WHY\ncancel_order  shop@1.0.0  relevance  relevance: cancle~cancel (score 0.9692)\n',
+    );
+  });
+});

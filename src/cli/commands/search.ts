@@ -28,7 +28,7 @@ Scores are 0-1: how much of the query a tool covers, weighted by how rare each w
 Options:
 ${REGISTRY_OPTIONS_USAGE}
   --k N                    at most N results (default 10)
-  --typos                  also match query words one typo away (words of 5+ letters)
+  --typos                  correct words one typo away (words of 5+ letters), as select --typos does
 ${SEMANTIC_OPTIONS_USAGE}
   --json                   print {"results": [{"name", "group", "score", "matched"}]}`;
 

@@ -62,7 +62,7 @@ ${REGISTRY_OPTIONS_USAGE}
                            most relevant to MESSAGE and --history (large imported catalogs)
   --min-score S            minimum relevance 0-1 of --fallback tools (default 0.05) or
                            --relevance tools (default 0)
-  --typos                  also match keywords one typo away (words of 5+ letters)
+  --typos                  correct words one typo away (words of 5+ letters), for keywords and ranking
 ${SEMANTIC_OPTIONS_USAGE}
   --json                   print {"tools": [...], "dropped": [...], "warnings": [...]}; with
                            --provider, "warnings" also holds the translation's warnings for

@@ -75,9 +75,16 @@ const PRIORITY: readonly SelectionStrategyName[] = [
 ];
 
 /** One word position of a text: the word and the terms it offers (its own, then its parts'). */
+/** A term a position offers: the word's own, a part's, or a typo's correction (`typo`). */
+interface PositionSlot {
+  word: string;
+  term: string;
+  typo: boolean;
+}
+
 interface Position {
   word: string;
-  slots: { word: string; term: string; typo: boolean }[];
+  slots: PositionSlot[];
 }
 
 /** One keyword of one group as a sequence of terms. */
@@ -314,16 +321,20 @@ export function referenceSelect(
         calledTools: used?.calledTools ?? [],
         raisedBy: raised ? best.tool.name : undefined,
       };
-      candidates.push(candidate(tool, 'relevance', matched, [], kinds, score, `r:${tool.name}`));
+      candidates.push(
+        candidate(tool, 'relevance', matched, used?.typos ?? [], kinds, score, `r:${tool.name}`),
+      );
     }
     if (offered.length === 0) {
       const best = Math.max(0, ...ranked.map((entry) => roundScore(entry.gate)));
       warnings.push({
         code: 'RELEVANCE_ABSTAINED',
         message:
-          ranked.length === 0
-            ? 'no tool of a keyword group shares a word with the message or the history, so none is offered by relevance'
-            : `no tool reached the minimum relevance ${minScore} (best ${best}), so none is offered by relevance`,
+          ranked.length > 0
+            ? `no tool reached the minimum relevance ${minScore} (best ${best}), so none is offered by relevance`
+            : settings.typoTolerance
+              ? 'no tool of a keyword group shares a word (or, for words of 5+ letters, a word one typo away) with the message or the history, so none is offered by relevance'
+              : 'no tool of a keyword group shares a word with the message or the history, so none is offered by relevance',
       });
     }
   } else {
@@ -461,32 +472,8 @@ export function referenceSearch(
 ): SearchResult[] {
   const corpus = buildCorpus(input);
   const positions = analyzePositions(input.analyzer, query);
+  if (options.typoTolerance === true) addTypoAlternatives(input.analyzer, corpus, positions);
   const words = rankingWords(input.analyzer, corpus, positions);
-  if (options.typoTolerance === true) {
-    // each word no tool or keyword contains also matches the indexed terms one edit away
-    const stillUnknown: RankingWords['unknown'] = [];
-    for (const entry of words.unknown) {
-      const { word, term } = entry;
-      const found = corpus.indexedTerms.filter((indexed) =>
-        [term, word].some(
-          (candidateWord) =>
-            isTypoCandidate(candidateWord) &&
-            isTypoCandidate(indexed) &&
-            indexed !== candidateWord &&
-            isWithinOneEdit(candidateWord, indexed),
-        ),
-      );
-      if (found.length === 0) {
-        stillUnknown.push(entry);
-        continue;
-      }
-      for (const indexed of found.sort(compareStrings)) {
-        if (words.known.some((known) => known.term === indexed)) continue;
-        words.known.push({ term: indexed, word: `${word}~${indexed}` });
-      }
-    }
-    words.unknown = stillUnknown;
-  }
   const ranking = buildQuery(input, corpus, words, []);
   const maxScore = corpus.maxScore(ranking);
   const groups = options.groups === undefined ? undefined : new Set(options.groups);
@@ -751,8 +738,8 @@ function analyzePositions(analyzer: TextAnalyzer, text: string): Position[] {
 
 /**
  * The words of `positions` that rank (no stopwords, no single ASCII characters), each term
- * once: those some tool or keyword contains, then the corrected typos' keyword terms; and the
- * words no tool or keyword contains (a corrected word is no longer one of them).
+ * once: those some tool or keyword contains, then the corrected typos' terms; and the words no
+ * tool or keyword contains (a corrected word is no longer one of them).
  */
 function rankingWords(
   analyzer: TextAnalyzer,
@@ -771,17 +758,17 @@ function rankingWords(
       if (!words.known.some((known) => known.term === slot.term)) words.known.push(slot);
     }
   }
-  // a corrected word ranks with its keyword terms instead of its own
+  // a corrected word ranks with its corrections instead of its own term, shown as word~correction
   for (const position of positions) {
-    const alternatives = position.slots.filter((slot) => slot.typo);
-    if (alternatives.length === 0) continue;
-    for (const slot of alternatives) {
+    for (const slot of position.slots) {
+      if (!slot.typo) continue;
       if (!words.known.some((known) => known.term === slot.term)) {
-        words.known.push({ term: slot.term, word: position.word });
+        words.known.push({ term: slot.term, word: `${slot.word}~${corpus.wordOf(slot.term)}` });
       }
+      const own = analyzer.stem(slot.word);
+      const at = words.unknown.findIndex((entry) => entry.term === own);
+      if (at >= 0) words.unknown.splice(at, 1);
     }
-    const at = words.unknown.findIndex((entry) => entry.word === position.word);
-    if (at >= 0) words.unknown.splice(at, 1);
   }
   return words;
 }
@@ -848,31 +835,38 @@ function buildQuery(
 }
 
 /**
- * Typo tolerance: a word none of whose terms is a keyword term gets, as extra terms, every
- * keyword term one edit away from the word or its stem (words of five or more plain letters),
- * in term order.
+ * Typo tolerance, for select and search alike: each word of a position (the word, then its
+ * parts) that is not a stopword and whose term no tool or keyword contains gets, as extra terms
+ * of its position, every term of a tool word or keyword word that is one edit away from the
+ * word or its stem, either as written or stemmed (words of five or more plain letters), in
+ * term order.
  */
 function addTypoAlternatives(analyzer: TextAnalyzer, corpus: Corpus, positions: Position[]): void {
   for (const position of positions) {
-    if (position.slots.some((slot) => corpus.keywordTerms.has(slot.term))) continue;
-    const found = new Set<string>();
-    for (const candidateWord of [position.word, analyzer.stem(position.word)]) {
-      if (!isTypoCandidate(candidateWord)) continue;
-      for (const { word, term } of corpus.keywordTokens) {
-        for (const known of [word, term]) {
-          if (
-            isTypoCandidate(known) &&
-            known !== candidateWord &&
-            isWithinOneEdit(candidateWord, known)
-          ) {
-            found.add(term);
+    const corrections: PositionSlot[] = [];
+    for (const slot of position.slots) {
+      if (analyzer.isStopword(slot.word) || isTooShort(slot.term)) continue;
+      if (corpus.vocabulary.has(slot.term)) continue;
+      const found = new Set<string>();
+      for (const candidateWord of [slot.word, slot.term]) {
+        if (!isTypoCandidate(candidateWord)) continue;
+        for (const { word, term } of corpus.typoWords) {
+          for (const known of [word, term]) {
+            if (
+              isTypoCandidate(known) &&
+              known !== candidateWord &&
+              isWithinOneEdit(candidateWord, known)
+            ) {
+              found.add(term);
+            }
           }
         }
       }
+      for (const term of [...found].sort(compareStrings)) {
+        corrections.push({ word: slot.word, term, typo: true });
+      }
     }
-    for (const term of [...found].sort(compareStrings)) {
-      position.slots.push({ word: position.word, term, typo: true });
-    }
+    position.slots.push(...corrections);
   }
 }
 
@@ -925,13 +919,10 @@ function matchKeywords(
 interface Corpus {
   /** Terms some tool or keyword contains. */
   vocabulary: ReadonlySet<string>;
-  keywordTerms: ReadonlySet<string>;
-  /** Every keyword's words with their terms, for typo tolerance. */
-  keywordTokens: readonly { word: string; term: string }[];
+  /** The words of the tools' text and of the keywords with their terms, for typo tolerance. */
+  typoWords: readonly { word: string; term: string }[];
   /** Every keyword phrase, group by group in catalog order. */
   phrases: readonly Phrase[];
-  /** Terms some tool contains, sorted. */
-  indexedTerms: readonly string[];
   score(tool: RegisteredTool, query: Query): number;
   maxScore(query: Query): number;
   /** Whether some tool contains `term`. */
@@ -950,6 +941,7 @@ function buildCorpus(input: ReferenceInput): Corpus {
   const fields = (input.ranking ?? DEFAULT_RANKING).fields;
   // the word each term is shown as: the shortest tool word that gives it, then the first
   const shownWords = new Map<string, string>();
+  const typoWords: { word: string; term: string }[] = [];
   const fieldTerms = (text: string): string[] =>
     analyzer
       .tokenize(text)
@@ -964,6 +956,7 @@ function buildCorpus(input: ReferenceInput): Corpus {
           word.length < shown.length ||
           (word.length === shown.length && word < shown);
         if (!isTooShort(term) && better) shownWords.set(term, word);
+        if (!isTooShort(term)) typoWords.push({ word, term });
         return term;
       })
       .filter((term) => !isTooShort(term));
@@ -1010,12 +1003,11 @@ function buildCorpus(input: ReferenceInput): Corpus {
 
   // keyword phrases, group by group, keyword by keyword: the words, and their joined spelling
   const phrases: Phrase[] = [];
-  const keywordTokens: { word: string; term: string }[] = [];
   for (const group of groups) {
     for (const keyword of group.selection.keywords ?? []) {
       const tokens = analyzer.analyze(keyword);
       if (tokens.length === 0) continue;
-      keywordTokens.push(...tokens.map((token) => ({ word: token.word, term: token.term })));
+      typoWords.push(...tokens.map((token) => ({ word: token.word, term: token.term })));
       const variants = [tokens.map((token) => token.term)];
       if (tokens.length > 1)
         variants.push([analyzer.stem(tokens.map((token) => token.word).join(''))]);
@@ -1033,11 +1025,7 @@ function buildCorpus(input: ReferenceInput): Corpus {
 
   return {
     vocabulary,
-    indexedTerms: [...new Set(frequencies.flatMap((frequency) => [...frequency.keys()]))].sort(
-      compareStrings,
-    ),
-    keywordTerms,
-    keywordTokens,
+    typoWords,
     phrases,
     score(tool, query) {
       const frequency = frequencies[tool.index]!;

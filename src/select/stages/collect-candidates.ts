@@ -229,7 +229,7 @@ function addByRelevance(turn: Turn): void {
     }
     const evidence: Evidence = {
       matched,
-      typos: undefined,
+      typos: usedMatch !== undefined && usedMatch.typos.length > 0 ? usedMatch.typos : undefined,
       words,
       keywords: usedMatch?.historyKeywords ?? NO_MATCHES,
       calledTools: usedMatch?.calledTools ?? NO_MATCHES,
@@ -241,7 +241,7 @@ function addByRelevance(turn: Turn): void {
   if (added === 0) {
     turn.warnings.push({
       code: 'RELEVANCE_ABSTAINED',
-      message: relevanceAbstained(ranked.length, minScore, best),
+      message: relevanceAbstained(ranked.length, minScore, best, turn.settings.typoTolerance),
     });
   }
 }
@@ -250,10 +250,20 @@ function addByRelevance(turn: Turn): void {
  * The warning of a relevance turn that offered nothing: no tool scored at all (`scored` 0), or
  * none reached `minScore`.
  */
-function relevanceAbstained(scored: number, minScore: number, best: number): string {
-  return scored === 0
-    ? 'no tool of a keyword group shares a word with the message or the history, so none is offered by relevance'
-    : `no tool reached the minimum relevance ${minScore} (best ${best}), so none is offered by relevance`;
+function relevanceAbstained(
+  scored: number,
+  minScore: number,
+  best: number,
+  typoTolerance: boolean,
+): string {
+  if (scored > 0) {
+    return `no tool reached the minimum relevance ${minScore} (best ${best}), so none is offered by relevance`;
+  }
+  // with typo tolerance, the words compared are the corrected ones
+  const words = typoTolerance
+    ? 'a word (or, for words of 5+ letters, a word one typo away)'
+    : 'a word';
+  return `no tool of a keyword group shares ${words} with the message or the history, so none is offered by relevance`;
 }
 
 /** The query words (own and related) that tool `doc` contains, in query order. */

@@ -1,6 +1,7 @@
 import type { Warning } from '../../format/types.js';
 import { type AnalyzedTurn, analyzeTurn } from '../analyze-turn.js';
 import { buildRankingQuery, type TurnQuery } from '../build-ranking-query.js';
+import { correctTypos } from '../correct-typos.js';
 import type { GroupMatch } from '../keyword-index.js';
 import type { ResolvedSelectOptions } from '../resolve-select-options.js';
 import type { SelectionIndex } from '../selection-index.js';
@@ -42,9 +43,7 @@ export function readTurn(
 ): TurnReading {
   const analyze = (text: string): AnalyzedTurn => {
     const analyzed = analyzeTurn(text, index.words());
-    if (settings.typoTolerance) {
-      index.keywords.addTypoAlternatives(analyzed, (word) => index.analyzer.stem(word));
-    }
+    if (settings.typoTolerance) correctTypos(index, text, analyzed);
     return analyzed;
   };
   const analyzed = analyze(message);
