@@ -174,6 +174,7 @@ export type {
   ContextCheck,
   DropCode,
   DroppedTool,
+  ExplanationStatus,
   FallbackOption,
   HistoryEntry,
   SearchOptions,
@@ -183,6 +184,7 @@ export type {
   SelectionReason,
   SelectionStrategyName,
   SelectOptions,
+  ToolExplanation,
   TypoMatch,
 } from './select/types.js';
 export { createRegistry } from './toolcap/create-registry.js';

@@ -48,6 +48,8 @@ export interface ResolvedSelectOptions {
   typoTolerance: boolean;
   requireContext: boolean;
   order: 'catalog' | 'relevance';
+  /** Tool names to explain, without repeats; undefined when `explain` is not given. */
+  explain: readonly string[] | undefined;
 }
 
 /** Builds the error of one bad option (`INVALID_SELECT_OPTION` or `INVALID_SEARCH_OPTION`). */
@@ -130,6 +132,7 @@ const SELECT_OPTIONS = new Set([
   'typoTolerance',
   'requireContext',
   'order',
+  'explain',
 ]);
 
 /**
@@ -274,7 +277,25 @@ export function resolveOptions(value: unknown): ResolvedSelectOptions {
       options.order === undefined
         ? 'catalog'
         : checkChoice('order', options.order, ['catalog', 'relevance']),
+    explain: options.explain === undefined ? undefined : checkExplain(options.explain),
   };
+}
+
+/** Checks `explain`: an array of tool names (strings); repeats count once. */
+function checkExplain(value: unknown): readonly string[] {
+  if (!Array.isArray(value)) {
+    throw invalid(
+      `explain must be an array of tool names such as ["create_event"], got ${describeValue(value)}`,
+    );
+  }
+  value.forEach((name: unknown, position) => {
+    if (typeof name !== 'string') {
+      throw invalid(
+        `explain[${position}] must be a tool name (a string), got ${describeValue(name)}`,
+      );
+    }
+  });
+  return [...new Set(value as string[])];
 }
 
 /** Checks `historyWindow`: 0 (no history) or a positive integer. */

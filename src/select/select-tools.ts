@@ -5,6 +5,7 @@ import type { SemanticTurn } from './semantic-index.js';
 import { applyBudgets } from './stages/apply-budgets.js';
 import { buildSelection } from './stages/build-selection.js';
 import { collectCandidates } from './stages/collect-candidates.js';
+import { explainTools } from './stages/explain-tools.js';
 import { filterCandidates } from './stages/filter-candidates.js';
 import { orderCandidates } from './stages/order-candidates.js';
 import { readTurn } from './stages/read-turn.js';
@@ -32,7 +33,7 @@ export function selectTools(
   const reading = readTurn(index, message, settings, warnings);
   const candidates = index.borrowCandidates();
   try {
-    return runStages({
+    const turn: Turn = {
       index,
       message,
       settings,
@@ -44,7 +45,11 @@ export function selectTools(
       dropped: [],
       warnings,
       semantic,
-    });
+    };
+    const selection = runStages(turn);
+    // opt-in, after the stages: a plain select never pays for it
+    if (settings.explain !== undefined) selection.explained = explainTools(turn, selection);
+    return selection;
   } finally {
     index.returnCandidates(candidates);
   }

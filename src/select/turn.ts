@@ -51,4 +51,16 @@ export interface Turn {
    * a query vector: ranked scores are then fused (see `fuseScores`), 0-1.
    */
   readonly semantic: SemanticTurn | undefined;
+  /**
+   * With the `relevance` option and `explain`: the tools `relevance` ranked, best first, as it
+   * walked them to fill `k` (kept for explaining the tools it left out).
+   */
+  relevanceRanking?: readonly RelevanceRanked[];
+}
+
+/** A tool `relevance` ranked: its score with the boosts, and the score `minScore` gates. */
+export interface RelevanceRanked {
+  doc: number;
+  score: number;
+  gate: number;
 }

@@ -96,6 +96,43 @@ export interface Selection {
   warnings: readonly Warning[];
   /** Estimated tokens of the selected definitions for `provider`; only when `maxTokens` is set. */
   estimatedTokens?: number;
+  /** Why each tool named in the `explain` option was or was not offered; only with `explain`. */
+  explained?: readonly ToolExplanation[];
+}
+
+/**
+ * What happened to a tool named in `explain`: `selected`; `dropped` by a budget (`maxTools`,
+ * `maxTokens`); `needs-context` (missing context keys or a failing `context_check`); `excluded`
+ * by `categories`, `maxCost` or `maxLatency`; `not-matched` (its keyword group did not match);
+ * `below-cutoff` (ranked by `relevance` or the fallback, but under `k` or `minScore`);
+ * `unknown` (no tool has the name).
+ */
+export type ExplanationStatus =
+  | 'selected'
+  | 'dropped'
+  | 'needs-context'
+  | 'excluded'
+  | 'not-matched'
+  | 'below-cutoff'
+  | 'unknown';
+
+/** Why one tool named in the `explain` option was or was not offered this turn. */
+export interface ToolExplanation {
+  /** The name as given in `explain`. */
+  tool: string;
+  status: ExplanationStatus;
+  /** What happened and, when the tool was left out, what would bring it in. */
+  reason: string;
+  /** The tool's group; omitted for `unknown`. */
+  group?: string;
+  /** The drop code, for a tool in `dropped`. */
+  code?: DropCode;
+  /** Its position (1 = best) among the tools `relevance` or the fallback ranked this turn. */
+  rank?: number;
+  /** Its relevance this turn (0-1), as the ranking used it. */
+  score?: number;
+  /** Close tool names, for `unknown`. */
+  suggestions?: readonly string[];
 }
 
 /** A previous turn: a user message, or the name of a tool called in that turn. */
@@ -161,6 +198,11 @@ export interface SelectOptions {
   requireContext?: boolean;
   /** `"catalog"` (default: byte-stable payloads) or `"relevance"` (priority, then score). */
   order?: 'catalog' | 'relevance';
+  /**
+   * Tool names to explain: the selection then has `explained`, saying for each why it was or
+   * was not offered this turn. Costs a ranking of the catalog in `relevance` and fallback turns.
+   */
+  explain?: readonly string[];
 }
 
 /** Options of `registry.search(query, options)`. */

@@ -37,7 +37,7 @@ export const summary = 'choose the tools for one conversation turn, with reasons
 
 /** Usage text. */
 export const usage = `toolcap select [--schemas PATH]... [--context KEY=VALUE]... [--history TEXT]...
-       [--max-tools N] [--max-tokens N] [--provider P] [--json] MESSAGE
+       [--max-tools N] [--max-tokens N] [--provider P] [--why TOOL]... [--json] MESSAGE
 
 Selects the tools for MESSAGE: pinned (always) groups, context groups whose condition holds,
 keyword groups whose keywords occur in MESSAGE, groups kept by recent history, then filters and
@@ -63,10 +63,14 @@ ${REGISTRY_OPTIONS_USAGE}
   --min-score S            minimum relevance 0-1 of --fallback tools (default 0.05) or
                            --relevance tools (default 0)
   --typos                  correct words one typo away (words of 5+ letters), for keywords and ranking
+  --why TOOL               say why TOOL was or was not offered this turn: its reason, its
+                           drop, its group's unmatched keywords, or its rank against the
+                           --relevance/--fallback cut-off (repeatable)
 ${SEMANTIC_OPTIONS_USAGE}
   --json                   print {"tools": [...], "dropped": [...], "warnings": [...]}; with
                            --provider, "warnings" also holds the translation's warnings for
-                           the payload, marked "source": "translate"`;
+                           the payload, marked "source": "translate"; with --why, also
+                           "explained": [{"tool", "status", "reason", ...}]`;
 
 const OPTIONS = {
   ...REGISTRY_OPTIONS,
@@ -84,6 +88,7 @@ const OPTIONS = {
   relevance: { type: 'string' },
   'min-score': { type: 'string' },
   typos: { type: 'boolean' },
+  why: { type: 'string', multiple: true },
   json: { type: 'boolean' },
 } as const;
 
@@ -151,6 +156,8 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (fallbackK !== undefined) options.fallback = ranked(fallbackK);
   if (relevanceK !== undefined) options.relevance = ranked(relevanceK);
   if (values.typos === true) options.typoTolerance = true;
+  const why = stringList(values.why);
+  if (why.length > 0) options.explain = why;
 
   const semantic = await cliSemanticOptions('select', values, io);
   const registry = await loadCliRegistry('select', values, io, { semantic });
@@ -217,6 +224,14 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
           drop.code,
           withContextFlag(registry, options.context ?? {}, drop),
         ]),
+      )}\n`,
+    );
+  }
+  if (selection.explained !== undefined) {
+    io.stdout(
+      `\n${formatTable(
+        ['EXPLAIN', 'STATUS', 'WHY'],
+        selection.explained.map((entry) => [entry.tool, entry.status, entry.reason]),
       )}\n`,
     );
   }
@@ -313,6 +328,8 @@ function selectionJson(selection: Selection): Record<string, unknown> {
       reason: drop.reason,
     })),
     warnings: selection.warnings,
+    // only with --why, so the documented shape is unchanged without it
+    ...(selection.explained === undefined ? {} : { explained: selection.explained }),
   };
 }
 

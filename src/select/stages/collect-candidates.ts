@@ -210,6 +210,7 @@ function addByRelevance(turn: Turn): void {
     })
     .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score || a.doc - b.doc);
+  if (turn.settings.explain !== undefined) turn.relevanceRanking = ranked;
   let added = 0;
   let best = 0;
   for (const { doc, score, gate } of ranked) {
