@@ -1,3 +1,4 @@
+import { suggestSimilar } from '../util/suggest-similar.js';
 import { hasContentWords } from './has-content-words.js';
 
 /** The transcript formats `toolcap learn --from` reads, one JSON object per line. */
@@ -83,12 +84,12 @@ function parsePair(value: Record<string, unknown>): ParsedTranscriptLine {
   }
   if (typeof value.message !== 'string') {
     return fail(
-      `"message" must be a string (the user's message), got ${describeType(value.message)}`,
+      `"message" must be a string (the user's message), got ${describeType(value.message)}${misspeltField(value, 'message')}`,
     );
   }
   if (typeof value.tool !== 'string' || value.tool === '') {
     return fail(
-      `"tool" must be the name of the tool the message led to, got ${describeType(value.tool)}`,
+      `"tool" must be the name of the tool the message led to, got ${describeType(value.tool)}${misspeltField(value, 'tool')}`,
     );
   }
   const call: TranscriptCall = { message: value.message, tool: value.tool };
@@ -110,6 +111,20 @@ function parsePair(value: Record<string, unknown>): ParsedTranscriptLine {
     return { ok: true, calls: [], unprompted: 0, unconfirmed: 1 };
   }
   return { ok: true, calls: [call], unprompted: 0, unconfirmed: 0 };
+}
+
+/** The fields of a pairs line (`server` is what `--record-pairs` adds for upstream tools). */
+const PAIR_FIELDS = new Set(['message', 'tool', 'group', 'server_tool', 'server']);
+
+/** `; the line has "mesage": did you mean "message"?` when an unknown key is like `field`. */
+function misspeltField(value: Record<string, unknown>, field: string): string {
+  if (value[field] !== undefined) return '';
+  for (const key of Object.keys(value)) {
+    if (!PAIR_FIELDS.has(key) && suggestSimilar(key, [field]).length > 0) {
+      return `; the line has ${JSON.stringify(key)}: did you mean "${field}"?`;
+    }
+  }
+  return '';
 }
 
 function parseOpenAI(messages: unknown[]): ParsedTranscriptLine {

@@ -243,6 +243,18 @@ describe('parseTranscriptLine: pairs', () => {
       /^"message" must be a string \(the user's message\), got nothing$/,
     ],
     [
+      line({ mesage: 'refund order 123', tool: 'x' }),
+      /^"message" must be a string \(the user's message\), got nothing; the line has "mesage": did you mean "message"\?$/,
+    ],
+    [
+      line({ Message: 'refund order 123', tool: 'x' }),
+      /^"message" must be a string \(the user's message\), got nothing; the line has "Message": did you mean "message"\?$/,
+    ],
+    [
+      line({ message: 'refund order 123', tol: 'refund_order', server: 'shop' }),
+      /^"tool" must be the name of the tool the message led to, got nothing; the line has "tol": did you mean "tool"\?$/,
+    ],
+    [
       line({ message: 'hi', tool: 'x', group: 3 }),
       /^"group" must be a non-empty string \(the tool's group\), got a number; leave it out when unknown$/,
     ],
