@@ -35,7 +35,7 @@ export const DIAGNOSTIC_CODES = {
   KEYWORD_NEVER_MATCHES:
     'A keyword contains no word keyword matching can find (no letter or digit, such as "!!!"), so it never matches (warning).',
   KEYWORD_TOO_COMMON:
-    'A keyword is made only of common English words ("the", "can you"), so its group would be offered on nearly every turn (warning).',
+    'A keyword is made only of common English words ("the", "can you") or of words whose stem is one ("ups" is matched as "up"), so its group would be offered on nearly every turn (warning).',
   INVALID_TOOL_NAME: 'A tool name does not match ^[A-Za-z_][A-Za-z0-9_]{0,63}$.',
   INVALID_CATEGORY: 'category is not creation, retrieval, mutation or analysis.',
   INVALID_COST: 'metadata.cost_estimate is not low, medium or high.',

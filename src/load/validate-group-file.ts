@@ -26,7 +26,9 @@ import {
   schemaDialect,
   suggestJsonSchemaType,
 } from '../json-schema/check-schema.js';
+import { findStopwordOfTerm } from '../text/stopword-terms.js';
 import { ENGLISH_STOPWORDS } from '../text/stopwords.js';
+import { getDefaultTextAnalyzer } from '../text/text-analyzer.js';
 import { tokenize } from '../text/tokenize.js';
 import { quoteValue } from '../util/quote-value.js';
 import { suggestSimilar } from '../util/suggest-similar.js';
@@ -280,17 +282,16 @@ function checkGroupSemantics(
             pointer: `/selection/keywords/${index}`,
             message: `keyword ${quoteValue(keyword)} can never match: keyword matching finds no word in it (a word needs a letter or digit); write a word or phrase such as "invoice", or remove it`,
           });
-        } else if (
-          options.words === undefined &&
-          (words as ReturnType<typeof tokenize>).every((word) => ENGLISH_STOPWORDS.has(word.text))
-        ) {
-          // "the" or "can you" is in almost every message: the group would be offered every turn
-          problems.push({
-            severity: 'warning',
-            code: 'KEYWORD_TOO_COMMON',
-            pointer: `/selection/keywords/${index}`,
-            message: `keyword ${quoteValue(keyword)} is made only of common English words found in almost every message, so the group would be offered on nearly every turn; use words specific to the group's tools (such as "invoice" or "refund"), or the always strategy if that is the intent`,
-          });
+        } else if (options.words === undefined) {
+          const message = describeCommonKeyword(keyword);
+          if (message !== undefined) {
+            problems.push({
+              severity: 'warning',
+              code: 'KEYWORD_TOO_COMMON',
+              pointer: `/selection/keywords/${index}`,
+              message,
+            });
+          }
         }
       }
       const folded = keyword.normalize('NFKC').trim().toLowerCase();
@@ -966,4 +967,26 @@ function describeJsonType(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   return `a ${typeof value} (${quoteValue(value)})`;
+}
+
+/**
+ * Why `keyword` would match nearly every message under the default analyzer, or undefined.
+ * Keyword matching compares stems, so a keyword is too common when each of its words is a
+ * common English word or stems to the same term as one (`ups` is matched as "up").
+ */
+function describeCommonKeyword(keyword: string): string | undefined {
+  const tokens = getDefaultTextAnalyzer().analyze(keyword);
+  const common: string[] = [];
+  for (const token of tokens) {
+    const word = ENGLISH_STOPWORDS.has(token.word) ? token.word : findStopwordOfTerm(token.term);
+    if (word === undefined) return undefined;
+    if (!common.includes(word)) common.push(word);
+  }
+  // "the" or "can you" is in almost every message: the group would be offered every turn
+  if (tokens.every((token) => ENGLISH_STOPWORDS.has(token.word))) {
+    return `keyword ${quoteValue(keyword)} is made only of common English words found in almost every message, so the group would be offered on nearly every turn; use words specific to the group's tools (such as "invoice" or "refund"), or the always strategy if that is the intent`;
+  }
+  const terms = tokens.map((token) => token.term).join(' ');
+  const words = common.map((word) => quoteValue(word)).join(', ');
+  return `keyword ${quoteValue(keyword)} is matched as ${quoteValue(terms)} (keyword matching compares word stems), the same as the common English ${common.length === 1 ? 'word' : 'words'} ${words} found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group's domain, such as ${quoteValue(`${keyword} tracking`)} (a multi-word keyword matches only as a whole phrase), or words specific to the group's tools`;
 }

@@ -120,6 +120,12 @@ export interface LearnReport {
     near_duplicate: number;
     /** Distinct messages left out because the tool reached `max_per_tool`. */
     over_cap: number;
+    /**
+     * Tool calls whose user message has no content words (a confirmation such as "yes go
+     * ahead", "ok do it") and no earlier user message in the conversation with some; `pairs`
+     * lines whose message has none. A confirmation after a request is paired with the request.
+     */
+    no_content_words: number;
   };
   /** Added requests that were shortened to the length limit (at a word boundary, ending in "…"). */
   truncated: number;
@@ -250,7 +256,14 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     groups: [],
     unknown_tools: [],
     group_mismatch: [],
-    skipped: { no_user_message: 0, empty: 0, duplicate: 0, near_duplicate: 0, over_cap: 0 },
+    skipped: {
+      no_user_message: 0,
+      empty: 0,
+      duplicate: 0,
+      near_duplicate: 0,
+      over_cap: 0,
+      no_content_words: 0,
+    },
     truncated: 0,
     problems: [],
     problem_count: 0,
@@ -271,6 +284,7 @@ export async function learnFromTranscripts(options: LearnOptions): Promise<Learn
     }
     report.records++;
     report.skipped.no_user_message += parsed.unprompted;
+    report.skipped.no_content_words += parsed.unconfirmed;
     for (const call of parsed.calls) {
       report.calls++;
       const local = known.get(call.tool);

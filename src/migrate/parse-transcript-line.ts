@@ -1,3 +1,6 @@
+import { suggestSimilar } from '../util/suggest-similar.js';
+import { hasContentWords } from './has-content-words.js';
+
 /** The transcript formats `toolcap learn --from` reads, one JSON object per line. */
 export const TRANSCRIPT_FORMATS = ['openai', 'anthropic', 'pairs'] as const;
 
@@ -6,7 +9,11 @@ export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
 /** A tool call and the user message that led to it. */
 export interface TranscriptCall {
-  /** The text of the latest user message before the assistant turn that made the call. */
+  /**
+   * The text of the latest user message before the assistant turn that made the call, or, when
+   * that message has no content words (a confirmation such as "yes go ahead"), of the nearest
+   * earlier user message of the conversation that has some.
+   */
   message: string;
   tool: string;
   /** `pairs` only: the tool's group, as `toolcap mcp --record-pairs` writes it. */
@@ -22,9 +29,16 @@ export type ParsedTranscriptLine =
       calls: TranscriptCall[];
       /** Calls made before any user message (nothing to learn from them). */
       unprompted: number;
+      /**
+       * Calls whose user message has no content words (a confirmation such as "yes go ahead",
+       * or a pairs line's message) and no earlier user message with some: not added.
+       */
+      unconfirmed: number;
     }
   | { ok: false; problem: string };
 
+/** Nothing visible: learning reports such a message as empty, so it is kept as it is. */
+const BLANK = /^[\s\p{Cc}\p{Cf}]*$/u;
 const OPENAI_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 const ANTHROPIC_ROLES = new Set(['user', 'assistant']);
 
@@ -35,7 +49,9 @@ const ANTHROPIC_ROLES = new Set(['user', 'assistant']);
  * blocks. `pairs`: `{"message": "...", "tool": "name"}`, optionally with `group` and
  * `server_tool` (what `toolcap mcp --record-pairs` adds). A call is paired with the latest
  * user message before the assistant turn that made it; user turns holding only tool results
- * are not user messages. A tool called twice in one assistant turn counts once. Any problem
+ * are not user messages. When that message has no content words (`hasContentWords`: "yes go
+ * ahead", "ok do it"), the call is paired with the nearest earlier user message that has some,
+ * or left out (`unconfirmed`) when there is none; so is a pairs line whose message has none. A tool called twice in one assistant turn counts once. Any problem
  * skips the whole line and is described for the user (which field, what is wrong, the fix).
  */
 export function parseTranscriptLine(line: string, format: TranscriptFormat): ParsedTranscriptLine {
@@ -68,12 +84,12 @@ function parsePair(value: Record<string, unknown>): ParsedTranscriptLine {
   }
   if (typeof value.message !== 'string') {
     return fail(
-      `"message" must be a string (the user's message), got ${describeType(value.message)}`,
+      `"message" must be a string (the user's message), got ${describeType(value.message)}${misspeltField(value, 'message')}`,
     );
   }
   if (typeof value.tool !== 'string' || value.tool === '') {
     return fail(
-      `"tool" must be the name of the tool the message led to, got ${describeType(value.tool)}`,
+      `"tool" must be the name of the tool the message led to, got ${describeType(value.tool)}${misspeltField(value, 'tool')}`,
     );
   }
   const call: TranscriptCall = { message: value.message, tool: value.tool };
@@ -90,13 +106,30 @@ function parsePair(value: Record<string, unknown>): ParsedTranscriptLine {
     }
     call[key] = item;
   }
-  return { ok: true, calls: [call], unprompted: 0 };
+  // a recorded "yes go ahead" says nothing about the tool, and a pair has no earlier message
+  if (!BLANK.test(value.message) && !hasContentWords(value.message)) {
+    return { ok: true, calls: [], unprompted: 0, unconfirmed: 1 };
+  }
+  return { ok: true, calls: [call], unprompted: 0, unconfirmed: 0 };
+}
+
+/** The fields of a pairs line (`server` is what `--record-pairs` adds for upstream tools). */
+const PAIR_FIELDS = new Set(['message', 'tool', 'group', 'server_tool', 'server']);
+
+/** `; the line has "mesage": did you mean "message"?` when an unknown key is like `field`. */
+function misspeltField(value: Record<string, unknown>, field: string): string {
+  if (value[field] !== undefined) return '';
+  for (const key of Object.keys(value)) {
+    if (!PAIR_FIELDS.has(key) && suggestSimilar(key, [field]).length > 0) {
+      return `; the line has ${JSON.stringify(key)}: did you mean "${field}"?`;
+    }
+  }
+  return '';
 }
 
 function parseOpenAI(messages: unknown[]): ParsedTranscriptLine {
   const calls: TranscriptCall[] = [];
-  let user: string | undefined;
-  let unprompted = 0;
+  const user = new UserMessages();
   for (const [index, message] of messages.entries()) {
     const at = `messages[${index}]`;
     if (!isObject(message)) return fail(`${at} must be an object, got ${describeType(message)}`);
@@ -113,7 +146,7 @@ function parseOpenAI(messages: unknown[]): ParsedTranscriptLine {
           `${at}.content must be a string or an array of content parts, got ${describeType(message.content)}`,
         );
       }
-      user = text;
+      user.add(text);
       continue;
     }
     if (role !== 'assistant') continue;
@@ -144,15 +177,14 @@ function parseOpenAI(messages: unknown[]): ParsedTranscriptLine {
         `${at} holds an Anthropic "tool_use" block; read this file with --from anthropic`,
       );
     }
-    unprompted += addCalls(names, user, calls);
+    user.addCalls(names, calls);
   }
-  return { ok: true, calls, unprompted };
+  return { ok: true, calls, unprompted: user.unprompted, unconfirmed: user.unconfirmed };
 }
 
 function parseAnthropic(messages: unknown[]): ParsedTranscriptLine {
   const calls: TranscriptCall[] = [];
-  let user: string | undefined;
-  let unprompted = 0;
+  const user = new UserMessages();
   for (const [index, message] of messages.entries()) {
     const at = `messages[${index}]`;
     if (!isObject(message)) return fail(`${at} must be an object, got ${describeType(message)}`);
@@ -175,7 +207,7 @@ function parseAnthropic(messages: unknown[]): ParsedTranscriptLine {
     if (role === 'user') {
       // a user turn that only returns tool results continues the assistant's work
       const text = anthropicText(content);
-      if (text !== undefined) user = text;
+      if (text !== undefined) user.add(text);
       continue;
     }
     if (message.tool_calls !== undefined) {
@@ -191,20 +223,48 @@ function parseAnthropic(messages: unknown[]): ParsedTranscriptLine {
         names.push(block.name);
       }
     }
-    unprompted += addCalls(names, user, calls);
+    user.addCalls(names, calls);
   }
-  return { ok: true, calls, unprompted };
+  return { ok: true, calls, unprompted: user.unprompted, unconfirmed: user.unconfirmed };
 }
 
-/**
- * Adds one call per distinct name of an assistant turn, paired with `user`; returns how many
- * calls had no user message before them (and were not added).
- */
-function addCalls(names: string[], user: string | undefined, calls: TranscriptCall[]): number {
-  const distinct = new Set(names);
-  if (user === undefined) return distinct.size;
-  for (const tool of distinct) calls.push({ message: user, tool });
-  return 0;
+/** The user messages of one conversation so far, and what its calls could not be paired with. */
+class UserMessages {
+  /** Whether the conversation has had a user message yet. */
+  #prompted = false;
+  /** The latest user message with content words. */
+  #request: string | undefined;
+  /** What the next calls are paired with. */
+  #message: string | undefined;
+  unprompted = 0;
+  unconfirmed = 0;
+
+  /**
+   * A user message: a request when it has content words; a confirmation ("yes go ahead")
+   * otherwise, which leaves the calls paired with the latest request. An empty message is kept
+   * as it is: learning reports it as empty.
+   */
+  add(text: string): void {
+    this.#prompted = true;
+    if (BLANK.test(text)) {
+      this.#message = text;
+      return;
+    }
+    if (hasContentWords(text)) this.#request = text;
+    this.#message = this.#request;
+  }
+
+  /** Adds one call per distinct name of an assistant turn; counts the calls left out. */
+  addCalls(names: readonly string[], calls: TranscriptCall[]): void {
+    const distinct = new Set(names);
+    const message = this.#message;
+    if (message === undefined) {
+      if (this.#prompted) this.unconfirmed += distinct.size;
+      else this.unprompted += distinct.size;
+      return;
+    }
+    for (const tool of distinct) calls.push({ message, tool });
+  }
 }
 
 /** The text of an OpenAI user message: a string, or its text parts joined by newlines. */

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+import { findStopwordOfTerm } from '../text/stopword-terms.js';
 import { ENGLISH_STOPWORDS } from '../text/stopwords.js';
+import { getDefaultTextAnalyzer } from '../text/text-analyzer.js';
 import { splitWords } from './infer-category.js';
 
 const require = createRequire(import.meta.url);
@@ -260,7 +262,9 @@ function keywordWords(text: string): string[] {
         run.length >= MIN_WORD_LENGTH &&
         run.length <= MAX_WORD_LENGTH &&
         !/^\d+$/.test(run) &&
-        !stopwords!.has(run)
+        !stopwords!.has(run) &&
+        // keyword matching compares stems: "ups" would fire on every "up"
+        findStopwordOfTerm(getDefaultTextAnalyzer().stem(run)) === undefined
       ) {
         words.push(run);
       }

@@ -1,7 +1,7 @@
 /**
  * English function words ignored by relevance ranking (never by keyword matching, where a
- * keyword such as "remind me" needs them). Short on purpose: words such as "new", "find" or
- * "list" carry meaning for tools and stay.
+ * keyword such as "remind me" needs them). Short on purpose: words such as "new", "find",
+ * "list" or "share" carry meaning for tools and stay out.
  */
 export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set([
   'a',
@@ -138,7 +138,6 @@ export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set([
   'really',
   'same',
   'shall',
-  'share',
   'she',
   'should',
   'so',

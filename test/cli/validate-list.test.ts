@@ -74,6 +74,24 @@ describe('toolcap validate', () => {
     expect((await runCli(['validate', '--schemas', '.'], { cwd: dir })).code).toBe(0);
   });
 
+  it('--strict fails on a keyword whose stem is a common word ("ups" is "up")', async () => {
+    const dir = createTempDir({
+      'shipping_tools.json': makeGroup('shipping', {
+        selection: { strategy: 'keyword', keywords: ['ups', 'ups tracking'] },
+        tools: [makeTool({ name: 'track_parcel' })],
+      }),
+    });
+    const result = await runCli(['validate', '--schemas', '.', '--strict'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')).toEqual([
+      expect.stringMatching(
+        /^shipping_tools\.json:\d+:\d+: warning KEYWORD_TOO_COMMON keyword "ups" is matched as "up" \(keyword matching compares word stems\), the same as the common English word "up" .*such as "ups tracking"/,
+      ),
+      '1 group(s), 1 tool(s): 0 error(s), 1 warning(s)',
+      '',
+    ]);
+  });
+
   it('warns about group files with slightly wrong names; --strict fails on them', async () => {
     const dir = createTempDir({
       'orders_tools.json': makeGroup('orders', { tools: [makeTool({ name: 'list_orders' })] }),

@@ -18,8 +18,10 @@ describe('the eval data for toolcap learn', () => {
     for (const line of lines) {
       const parsed = parseTranscriptLine(line, 'openai');
       if (!parsed.ok) throw new Error(parsed.problem);
-      expect(parsed.calls).toHaveLength(1);
+      // a query with no content words ("Certainly!") is not learned
+      expect(parsed.calls.length + parsed.unconfirmed).toBe(1);
       const [call] = parsed.calls;
+      if (call === undefined) continue;
       expect(isTestQuery(call!.message), call!.message).toBe(false);
       perTool.set(call!.tool, (perTool.get(call!.tool) ?? 0) + 1);
     }

@@ -46,6 +46,46 @@ describe('toolcap learn', () => {
     expect(file.version).toBe('2.0.1');
   });
 
+  it('learns the request before a confirmation, and counts confirmations with none', async () => {
+    const call = (name: string) => ({ type: 'function', function: { name, arguments: '{}' } });
+    const dir = createTempDir({
+      'schemas/calendar_tools.json': makeGroup('calendar', {
+        version: '2.0.0',
+        tools: [makeTool({ name: 'create_event' }), makeTool({ name: 'get_agenda' })],
+      }),
+      'chats.jsonl': [
+        {
+          messages: [
+            { role: 'user', content: 'book lunch with Kim on Friday' },
+            { role: 'assistant', content: 'At noon. Shall I?' },
+            { role: 'user', content: 'yes go ahead' },
+            { role: 'assistant', tool_calls: [call('create_event')] },
+          ],
+        },
+        {
+          messages: [
+            { role: 'user', content: 'hello' },
+            { role: 'assistant', content: 'Want your agenda?' },
+            { role: 'user', content: 'ok sure' },
+            { role: 'assistant', tool_calls: [call('get_agenda')] },
+          ],
+        },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    });
+    const result = await runCli(['learn', '--from', 'openai', 'chats.jsonl'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('  create_event + book lunch with Kim on Friday\n');
+    expect(result.stdout).toContain(
+      'Not added: 0 duplicate(s), 0 near-duplicate(s), 0 over the cap of 20, 0 empty, 0 call(s) without a user message, 1 call(s) whose user message was only a confirmation ("yes go ahead") with no earlier request\n',
+    );
+    const json = await runCli(['learn', '--from', 'openai', 'chats.jsonl', '--dry-run', '--json'], {
+      cwd: dir,
+    });
+    expect((json.json() as { skipped: Record<string, number> }).skipped.no_content_words).toBe(1);
+  });
+
   it('--dry-run says so and writes nothing; --json prints the report', async () => {
     const dir = project(pairs(['what is on today', 'get_agenda']));
     const before = readFileSync(join(dir, 'schemas/calendar_tools.json'), 'utf8');

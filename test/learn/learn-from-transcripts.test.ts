@@ -113,7 +113,14 @@ describe('learnFromTranscripts', () => {
       unknown_tools: [{ tool: 'send_email', calls: 1 }],
       group_mismatch: [],
       // "what is on my calendar today" is a near-duplicate of the existing "what's on ..."
-      skipped: { no_user_message: 0, empty: 0, duplicate: 0, near_duplicate: 1, over_cap: 0 },
+      skipped: {
+        no_user_message: 0,
+        empty: 0,
+        duplicate: 0,
+        near_duplicate: 1,
+        over_cap: 0,
+        no_content_words: 0,
+      },
       truncated: 0,
       problems: [],
       problem_count: 0,
@@ -298,6 +305,7 @@ describe('learnFromTranscripts', () => {
       duplicate: 1,
       near_duplicate: 1,
       over_cap: 1,
+      no_content_words: 0,
     });
     expect(exampleRequests(dir, 'calendar', 1)).toEqual([
       "what's on my calendar today",
@@ -376,7 +384,7 @@ describe('learnFromTranscripts', () => {
   it('reports the errors of group files it cannot use and leaves them alone', async () => {
     const dir = project({
       'schemas/broken_tools.json': '{"group": "broken",',
-      'pairs.jsonl': JSON.stringify({ message: 'hi', tool: 'write_note' }),
+      'pairs.jsonl': JSON.stringify({ message: 'note the plan', tool: 'write_note' }),
     });
     const report = await learnFromTranscripts({ from: 'pairs', file: 'pairs.jsonl', cwd: dir });
     expect(report.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.file])).toEqual([

@@ -37,6 +37,7 @@ describe('parseTranscriptLine: openai', () => {
         { message: 'And tomorrow?', tool: 'get_forecast' },
       ],
       unprompted: 0,
+      unconfirmed: 0,
     });
   });
 
@@ -51,7 +52,7 @@ describe('parseTranscriptLine: openai', () => {
         }),
         'openai',
       ),
-    ).toEqual({ ok: true, calls: [], unprompted: 1 });
+    ).toEqual({ ok: true, calls: [], unprompted: 1, unconfirmed: 0 });
   });
 
   it.each([
@@ -143,6 +144,7 @@ describe('parseTranscriptLine: anthropic', () => {
         { message: 'Book me a table for two tonight', tool: 'book_table' },
       ],
       unprompted: 0,
+      unconfirmed: 0,
     });
   });
 
@@ -205,6 +207,7 @@ describe('parseTranscriptLine: pairs', () => {
       ok: true,
       calls: [{ message: 'convert 3 USD to EUR', tool: 'convert' }],
       unprompted: 0,
+      unconfirmed: 0,
     });
   });
 
@@ -224,6 +227,7 @@ describe('parseTranscriptLine: pairs', () => {
       ok: true,
       calls: [{ message: 'sum 2 and 3', tool: 'beta_add', group: 'beta', serverTool: 'add' }],
       unprompted: 0,
+      unconfirmed: 0,
     });
   });
 
@@ -237,6 +241,18 @@ describe('parseTranscriptLine: pairs', () => {
     [
       line({ text: 'hi', tool: 'x' }),
       /^"message" must be a string \(the user's message\), got nothing$/,
+    ],
+    [
+      line({ mesage: 'refund order 123', tool: 'x' }),
+      /^"message" must be a string \(the user's message\), got nothing; the line has "mesage": did you mean "message"\?$/,
+    ],
+    [
+      line({ Message: 'refund order 123', tool: 'x' }),
+      /^"message" must be a string \(the user's message\), got nothing; the line has "Message": did you mean "message"\?$/,
+    ],
+    [
+      line({ message: 'refund order 123', tol: 'refund_order', server: 'shop' }),
+      /^"tool" must be the name of the tool the message led to, got nothing; the line has "tol": did you mean "tool"\?$/,
     ],
     [
       line({ message: 'hi', tool: 'x', group: 3 }),
@@ -254,5 +270,104 @@ describe('parseTranscriptLine: pairs', () => {
     const parsed = parseTranscriptLine(text, 'pairs');
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.problem).toMatch(problem);
+  });
+});
+
+describe('parseTranscriptLine: confirmations are not requests', () => {
+  const refund = { type: 'tool_use', id: 'toolu_1', name: 'refund_order', input: {} };
+
+  it('openai: a call after "yes go ahead" is paired with the request before it', () => {
+    const parsed = parseTranscriptLine(
+      line({
+        messages: [
+          { role: 'user', content: 'refund order 123' },
+          { role: 'assistant', content: 'Order 123 cost $40. Shall I refund it?' },
+          { role: 'user', content: 'yes go ahead' },
+          { role: 'assistant', tool_calls: [call('refund_order')] },
+          { role: 'tool', tool_call_id: 'call_refund_order', content: 'done' },
+          { role: 'user', content: 'thanks! now show my agenda' },
+          { role: 'assistant', content: 'For today?' },
+          { role: 'user', content: 'Sure 👍' },
+          { role: 'assistant', tool_calls: [call('get_agenda')] },
+        ],
+      }),
+      'openai',
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      calls: [
+        { message: 'refund order 123', tool: 'refund_order' },
+        { message: 'thanks! now show my agenda', tool: 'get_agenda' },
+      ],
+      unprompted: 0,
+      unconfirmed: 0,
+    });
+  });
+
+  it('anthropic: the same, with tool results between the turns', () => {
+    const parsed = parseTranscriptLine(
+      line({
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'refund order 123' }] },
+          { role: 'assistant', content: 'Shall I?' },
+          { role: 'user', content: 'ok, do it please' },
+          { role: 'assistant', content: [refund] },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }],
+          },
+          { role: 'assistant', content: [{ ...refund, id: 'toolu_2' }] },
+        ],
+      }),
+      'anthropic',
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      calls: [
+        { message: 'refund order 123', tool: 'refund_order' },
+        { message: 'refund order 123', tool: 'refund_order' },
+      ],
+      unprompted: 0,
+      unconfirmed: 0,
+    });
+  });
+
+  it('leaves out a call with no request before it, and a pairs line that is a confirmation', () => {
+    expect(
+      parseTranscriptLine(
+        line({
+          messages: [
+            { role: 'user', content: 'hi' },
+            { role: 'assistant', content: 'Shall I refund your last order?' },
+            { role: 'user', content: 'yes go ahead' },
+            { role: 'assistant', tool_calls: [call('refund_order'), call('notify_user')] },
+          ],
+        }),
+        'openai',
+      ),
+    ).toEqual({ ok: true, calls: [], unprompted: 0, unconfirmed: 2 });
+    expect(
+      parseTranscriptLine(line({ message: 'Yes, go ahead!', tool: 'refund_order' }), 'pairs'),
+    ).toEqual({ ok: true, calls: [], unprompted: 0, unconfirmed: 1 });
+  });
+
+  it('keeps an empty latest message as it is (learning reports it as empty)', () => {
+    expect(
+      parseTranscriptLine(
+        line({
+          messages: [
+            { role: 'user', content: 'refund order 123' },
+            { role: 'user', content: '  ' },
+            { role: 'assistant', tool_calls: [call('refund_order')] },
+          ],
+        }),
+        'openai',
+      ),
+    ).toEqual({
+      ok: true,
+      calls: [{ message: '  ', tool: 'refund_order' }],
+      unprompted: 0,
+      unconfirmed: 0,
+    });
   });
 });

@@ -242,4 +242,39 @@ describe('selection settings without effect are warnings', () => {
     // search ranks by the keywords of always groups, where common words do no harm
     expect(warningsOf({ strategy: 'always', keywords })).toEqual([]);
   });
+
+  it('a keyword whose stem is a common word matches nearly every message', () => {
+    // keyword matching compares stems: "ups" is "up" (set up, sign up), "helping" is "help"
+    const keywords = ['ups', 'ups tracking', 'ups shipment', 'helping', 'interest', 'ups up'];
+    expect(warningsOf({ strategy: 'keyword', keywords })).toEqual([
+      {
+        severity: 'warning',
+        code: 'KEYWORD_TOO_COMMON',
+        pointer: '/selection/keywords/0',
+        message:
+          'keyword "ups" is matched as "up" (keyword matching compares word stems), the same as the common English word "up" found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group\'s domain, such as "ups tracking" (a multi-word keyword matches only as a whole phrase), or words specific to the group\'s tools',
+      },
+      {
+        severity: 'warning',
+        code: 'KEYWORD_TOO_COMMON',
+        pointer: '/selection/keywords/3',
+        message:
+          'keyword "helping" is matched as "help" (keyword matching compares word stems), the same as the common English word "help" found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group\'s domain, such as "helping tracking" (a multi-word keyword matches only as a whole phrase), or words specific to the group\'s tools',
+      },
+      {
+        severity: 'warning',
+        code: 'KEYWORD_TOO_COMMON',
+        pointer: '/selection/keywords/4',
+        message:
+          'keyword "interest" is matched as "interest" (keyword matching compares word stems), the same as the common English word "interested" found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group\'s domain, such as "interest tracking" (a multi-word keyword matches only as a whole phrase), or words specific to the group\'s tools',
+      },
+      {
+        severity: 'warning',
+        code: 'KEYWORD_TOO_COMMON',
+        pointer: '/selection/keywords/5',
+        message:
+          'keyword "ups up" is matched as "up up" (keyword matching compares word stems), the same as the common English word "up" found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group\'s domain, such as "ups up tracking" (a multi-word keyword matches only as a whole phrase), or words specific to the group\'s tools',
+      },
+    ]);
+  });
 });

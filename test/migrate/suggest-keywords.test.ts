@@ -76,13 +76,19 @@ describe('suggestKeywords', () => {
       [
         { name: 'share_file', description: 'Help users share a file; please tell them the link.' },
         { name: 'need_help', description: 'Say what you need help with.' },
+        { name: 'track_parcel', description: 'Track a UPS parcel, helping users.' },
       ],
       'misc',
+      { limit: 20 },
     );
+    // "ups" and "helping" stem to the common words "up" and "help"
     expect(
-      keywords.filter((word) => ['help', 'please', 'tell', 'need', 'share'].includes(word)),
+      keywords.filter((word) =>
+        ['help', 'please', 'tell', 'need', 'ups', 'helping'].includes(word),
+      ),
     ).toEqual([]);
     expect(keywords).toContain('file');
+    expect(keywords).toContain('share');
   });
 
   it('drops the type names of Python docstrings', () => {

@@ -113,7 +113,7 @@ function printReport(io: CliIo, report: LearnReport): void {
   if (report.groups.length === 0) io.stdout('\nNo tool of the group files was called.\n');
   const { skipped } = report;
   io.stdout(
-    `\nNot added: ${skipped.duplicate} duplicate(s), ${skipped.near_duplicate} near-duplicate(s), ${skipped.over_cap} over the cap of ${report.max_per_tool}, ${skipped.empty} empty, ${skipped.no_user_message} call(s) without a user message${report.truncated > 0 ? `; ${report.truncated} message(s) shortened to the length limit` : ''}\n`,
+    `\nNot added: ${skipped.duplicate} duplicate(s), ${skipped.near_duplicate} near-duplicate(s), ${skipped.over_cap} over the cap of ${report.max_per_tool}, ${skipped.empty} empty, ${skipped.no_user_message} call(s) without a user message${skipped.no_content_words > 0 ? `, ${skipped.no_content_words} call(s) whose user message was only a confirmation ("yes go ahead") with no earlier request` : ''}${report.truncated > 0 ? `; ${report.truncated} message(s) shortened to the length limit` : ''}\n`,
   );
   const unknown = report.unknown_tools.filter((entry) => entry.needs_server_tool !== true);
   const renamed = report.unknown_tools.filter((entry) => entry.needs_server_tool === true);

@@ -1,3 +1,4 @@
+import { TOOL_NAME_PATTERN } from '../../format/names.js';
 import type { CostEstimate, LatencyEstimate, ToolCategory, Warning } from '../../format/types.js';
 import type {
   DroppedTool,
@@ -7,6 +8,7 @@ import type {
   SelectOptions,
 } from '../../select/types.js';
 import type { Registry } from '../../toolcap/registry.js';
+import { suggestSimilar } from '../../util/suggest-similar.js';
 import { CliUsageError } from '../cli-usage-error.js';
 import { formatTable } from '../format-table.js';
 import { type CliIo, createStyle, useColor, writeJson } from '../io.js';
@@ -163,7 +165,10 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   const registry = await loadCliRegistry('select', values, io, { semantic });
   requireSchemaDirs(registry.diagnostics);
   printDiagnostics(io, registry.diagnostics);
-  const history = stringList(values.history).map((entry) => historyEntry(registry, entry));
+  const historyWarnings: Warning[] = [];
+  const history = stringList(values.history).map((entry) =>
+    historyEntry(registry, entry, historyWarnings),
+  );
   if (history.length > 0) options.history = history;
   const selection =
     semantic === undefined
@@ -180,9 +185,11 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   }
   if (values.json === true) {
     const output = selectionJson(selection);
+    output.warnings = [...historyWarnings, ...selection.warnings];
     if (translation !== undefined) {
       output.payload = translation.payload;
       output.warnings = [
+        ...historyWarnings,
         ...selection.warnings,
         ...translation.warnings.map((warning) => ({ ...warning, source: 'translate' })),
       ];
@@ -191,7 +198,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   const style = createStyle(useColor(io));
-  for (const warning of selection.warnings) {
+  for (const warning of [...historyWarnings, ...selection.warnings]) {
     io.stderr(`${style.yellow(`warning ${warning.code}`)} ${warning.message}\n`);
   }
   for (const warning of translation?.warnings ?? []) {
@@ -275,9 +282,25 @@ function withContextFlag(
     : `${drop.reason} (${missing.map((key) => `--context ${key}=...`).join(' ')})`;
 }
 
-/** A --history value: the name of a registered tool counts as a call, anything else as a message. */
-function historyEntry(registry: Registry, text: string): HistoryEntry {
-  return registry.has(text) ? { tool: text } : text;
+/**
+ * A --history value: the name of a registered tool counts as a call, anything else as a message.
+ * A value that looks like a tool name (one identifier with an underscore) but is none is most
+ * likely a misspelt call: it still counts as a message, with a warning like the library's.
+ */
+function historyEntry(registry: Registry, text: string, warnings: Warning[]): HistoryEntry {
+  if (registry.has(text)) return { tool: text };
+  if (TOOL_NAME_PATTERN.test(text) && text.includes('_')) {
+    const similar = suggestSimilar(
+      text,
+      registry.list().map((tool) => tool.name),
+    );
+    warnings.push({
+      code: 'UNKNOWN_HISTORY_TOOL',
+      message: `--history "${text}" looks like a tool name, but the registry has no such tool${similar.length > 0 ? ` (did you mean "${similar[0]}"?)` : ''}; it counts as an earlier user message, not as a call`,
+      tool: text,
+    });
+  }
+  return text;
 }
 
 /** The WHY column: matched terms, typo notes, and the relevance score. */
