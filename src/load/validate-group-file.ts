@@ -988,5 +988,5 @@ function describeCommonKeyword(keyword: string): string | undefined {
   }
   const terms = tokens.map((token) => token.term).join(' ');
   const words = common.map((word) => quoteValue(word)).join(', ');
-  return `keyword ${quoteValue(keyword)} is matched as ${quoteValue(terms)} (keyword matching compares word stems), the same as the common English ${common.length === 1 ? 'word' : 'words'} ${words} found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group's domain, such as ${quoteValue(`${keyword} tracking`)} (a multi-word keyword matches only as a whole phrase), or words specific to the group's tools`;
+  return `keyword ${quoteValue(keyword)} is matched as ${quoteValue(terms)} (keyword matching compares word stems), the same as the common English ${common.length === 1 ? 'word' : 'words'} ${words} found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group's domain, written as ${quoteValue(`${keyword} WORD`)} with WORD a word of the group's domain (a multi-word keyword matches only as a whole phrase, so "ups tracking" does not fire on "set up"), or words specific to the group's tools`;
 }

@@ -24,7 +24,6 @@ function loadNatural(): void {
     // the words validate reports as too common to be a keyword (KEYWORD_TOO_COMMON)
     ...ENGLISH_STOPWORDS,
     ...TOOL_WORDS,
-    ...ACTION_WORDS,
   ]);
   if (stem === undefined) {
     const porter = (
@@ -263,14 +262,24 @@ function keywordWords(text: string): string[] {
         run.length <= MAX_WORD_LENGTH &&
         !/^\d+$/.test(run) &&
         !stopwords!.has(run) &&
-        // keyword matching compares stems: "ups" would fire on every "up"
-        findStopwordOfTerm(getDefaultTextAnalyzer().stem(run)) === undefined
+        isSpecific(getDefaultTextAnalyzer().stem(run))
       ) {
         words.push(run);
       }
     }
   }
   return words;
+}
+
+let actionStems: ReadonlySet<string> | undefined;
+
+/**
+ * Whether a word's stem may make a keyword. Keyword matching compares stems, so "ups" would
+ * fire on every "up", and "creates" on every "create".
+ */
+function isSpecific(term: string): boolean {
+  actionStems ??= new Set(ACTION_WORDS.map((word) => getDefaultTextAnalyzer().stem(word)));
+  return !actionStems.has(term) && findStopwordOfTerm(term) === undefined;
 }
 
 function record(word: string, spellings: Map<string, Map<string, number>>): string {

@@ -85,7 +85,7 @@ describe('toolcap validate', () => {
     expect(result.code).toBe(1);
     expect(result.stdout.split('\n')).toEqual([
       expect.stringMatching(
-        /^shipping_tools\.json:\d+:\d+: warning KEYWORD_TOO_COMMON keyword "ups" is matched as "up" \(keyword matching compares word stems\), the same as the common English word "up" .*such as "ups tracking"/,
+        /^shipping_tools\.json:\d+:\d+: warning KEYWORD_TOO_COMMON keyword "ups" is matched as "up" \(keyword matching compares word stems\), the same as the common English word "up" .*written as "ups WORD"/,
       ),
       '1 group(s), 1 tool(s): 0 error(s), 1 warning(s)',
       '',

@@ -252,28 +252,28 @@ describe('selection settings without effect are warnings', () => {
         code: 'KEYWORD_TOO_COMMON',
         pointer: '/selection/keywords/0',
         message:
-          'keyword "ups" is matched as "up" (keyword matching compares word stems), the same as the common English word "up" found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group\'s domain, such as "ups tracking" (a multi-word keyword matches only as a whole phrase), or words specific to the group\'s tools',
+          'keyword "ups" is matched as "up" (keyword matching compares word stems), the same as the common English word "up" found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group\'s domain, written as "ups WORD" with WORD a word of the group\'s domain (a multi-word keyword matches only as a whole phrase, so "ups tracking" does not fire on "set up"), or words specific to the group\'s tools',
       },
       {
         severity: 'warning',
         code: 'KEYWORD_TOO_COMMON',
         pointer: '/selection/keywords/3',
         message:
-          'keyword "helping" is matched as "help" (keyword matching compares word stems), the same as the common English word "help" found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group\'s domain, such as "helping tracking" (a multi-word keyword matches only as a whole phrase), or words specific to the group\'s tools',
+          'keyword "helping" is matched as "help" (keyword matching compares word stems), the same as the common English word "help" found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group\'s domain, written as "helping WORD" with WORD a word of the group\'s domain (a multi-word keyword matches only as a whole phrase, so "ups tracking" does not fire on "set up"), or words specific to the group\'s tools',
       },
       {
         severity: 'warning',
         code: 'KEYWORD_TOO_COMMON',
         pointer: '/selection/keywords/4',
         message:
-          'keyword "interest" is matched as "interest" (keyword matching compares word stems), the same as the common English word "interested" found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group\'s domain, such as "interest tracking" (a multi-word keyword matches only as a whole phrase), or words specific to the group\'s tools',
+          'keyword "interest" is matched as "interest" (keyword matching compares word stems), the same as the common English word "interested" found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group\'s domain, written as "interest WORD" with WORD a word of the group\'s domain (a multi-word keyword matches only as a whole phrase, so "ups tracking" does not fire on "set up"), or words specific to the group\'s tools',
       },
       {
         severity: 'warning',
         code: 'KEYWORD_TOO_COMMON',
         pointer: '/selection/keywords/5',
         message:
-          'keyword "ups up" is matched as "up up" (keyword matching compares word stems), the same as the common English word "up" found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group\'s domain, such as "ups up tracking" (a multi-word keyword matches only as a whole phrase), or words specific to the group\'s tools',
+          'keyword "ups up" is matched as "up up" (keyword matching compares word stems), the same as the common English word "up" found in almost every message, so the group would be offered on nearly every turn; use a multi-word keyword that pairs it with a word of the group\'s domain, written as "ups up WORD" with WORD a word of the group\'s domain (a multi-word keyword matches only as a whole phrase, so "ups tracking" does not fire on "set up"), or words specific to the group\'s tools',
       },
     ]);
   });

@@ -45,6 +45,19 @@ describe('suggestKeywords', () => {
     for (const word of ['create', 'list', 'get', 'find', 'new'])
       expect(keywords).not.toContain(word);
     expect(keywords[0]).toBe('event');
+    // inflected, as descriptions write them: keyword matching compares stems
+    const ledger = suggestKeywords(
+      [
+        { name: 'ledger_entry', description: 'Creates ledger entries.' },
+        { name: 'ledger_report', description: 'Sends ledger reports and updates ledger totals.' },
+        { name: 'ledger_accounts', description: 'Lists ledger accounts; sets up new ones.' },
+      ],
+      'ledger',
+    );
+    expect(ledger[0]).toBe('ledger');
+    for (const word of ['creates', 'sends', 'updates', 'lists', 'sets']) {
+      expect(ledger).not.toContain(word);
+    }
   });
 
   it('merges inflections by stem and keeps the most frequent spelling', () => {
