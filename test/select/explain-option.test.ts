@@ -160,6 +160,32 @@ describe('select explain: tools that were never candidates', () => {
     );
   });
 
+  it('promises a typo match only where typoTolerance makes it, by the shared typo rule', () => {
+    const typoRegistry = registryOf([
+      group('stocks', { strategy: 'keyword', keywords: ['trade'] }, [
+        tool('place_trade', { description: 'Place a stock trade order.' }),
+      ]),
+      group('school', { strategy: 'keyword', keywords: ['homework'] }, [
+        tool('set_grade', { description: 'Set the grade of a student.' }),
+      ]),
+      group('calendar', { strategy: 'keyword', keywords: ['schedule'] }, [
+        tool('create_event', { description: 'Create a calendar event.' }),
+      ]),
+    ]);
+    const why = (message: string, name: string, typoTolerance = false) =>
+      typoRegistry.select(message, { typoTolerance, explain: [name] });
+    // "grade" is a catalog word, which typo tolerance never corrects: no promise
+    expect(why('what grade did I get', 'place_trade').explained![0]!.reason).toBe(
+      'its keyword group "stocks" did not match: the message has none of its keywords "trade"',
+    );
+    expect(why('what grade did I get', 'place_trade', true).names).not.toContain('place_trade');
+    // "shedules" is one edit from the keyword's stem: typo tolerance matches it, so say so
+    expect(why('please shedules it', 'create_event').explained![0]!.reason).toBe(
+      'its keyword group "calendar" did not match: the message has none of its keywords "schedule"; closest: "shedules" is one edit from the keyword "schedule" (typoTolerance: true matches it)',
+    );
+    expect(why('please shedules it', 'create_event', true).names).toContain('create_event');
+  });
+
   it('says why the fallback did not run, and which context the tool also needs', () => {
     expect(explain('an invoice', 'issue_refund', {}).status).toBe('needs-context');
     expect(explain('stay at an airbnb', 'issue_refund', { fallback: { k: 3 } })).toEqual({
@@ -189,6 +215,16 @@ describe('select explain: tools that were never candidates', () => {
       reason: `its keyword group "lodging" did not match: the message has none of its keywords "airbnb", "listing"; no keyword group matched, so the fallback ranked the tools of keyword groups and it ranked 1 of ${ranked.length}, but its relevance ${ranked[0]!.score} is below fallback.minScore 0.9; lower fallback.minScore or add the words users say for it to its description`,
       rank: 1,
     });
+    // ranked past k and under minScore: a larger k would not help, so only minScore is named
+    const second = ranked[1]!;
+    const abstained = registry.select(message, {
+      fallback: { k: 1, minScore: 0.99 },
+      explain: [second.name],
+    });
+    expect(abstained.warnings.map((warning) => warning.code)).toContain('FALLBACK_ABSTAINED');
+    expect(abstained.explained![0]!.reason).toMatch(
+      `so the fallback ranked the tools of keyword groups and it ranked 2 of ${ranked.length}, but its relevance ${second.score} is below fallback.minScore 0.99; lower fallback.minScore or add the words users say for it to its description`,
+    );
     expect(explain(message, 'geocode', { fallback: { k: 1 }, history: ['hi'] })).toMatchObject({
       status: 'below-cutoff',
       reason:

@@ -1,5 +1,7 @@
 import { shortenName } from '../../util/shorten-name.js';
-import { boundedEditDistance, suggestSimilar } from '../../util/suggest-similar.js';
+import { suggestSimilar } from '../../util/suggest-similar.js';
+import { analyzeTurn } from '../analyze-turn.js';
+import { correctTypos } from '../correct-typos.js';
 import { rankFused } from '../rank-fused.js';
 import { roundScore } from '../round-score.js';
 import { FALLBACK, RELEVANCE, type Turn } from '../turn.js';
@@ -17,8 +19,6 @@ import { normalizeScore } from './score-candidates.js';
 const LISTED_KEYWORDS = 20;
 /** Close-word hints in one explanation, at most. */
 const LISTED_HINTS = 3;
-/** Shortest word typo tolerance corrects (as `typoTolerance` documents). */
-const TYPO_MIN_LENGTH = 5;
 
 const STATUS_OF_DROP: Readonly<Record<DropCode, ExplanationStatus>> = {
   MISSING_CONTEXT: 'needs-context',
@@ -194,14 +194,22 @@ function unmatchedGroup(turn: Turn, group: number): string {
 }
 
 /**
- * Message words that came close to the group's keywords: part of a multi-word keyword, or one
- * edit away from a keyword word while typo tolerance is off. Empty when none.
+ * Message words that came close to the group's keywords: part of a multi-word keyword, or,
+ * while typo tolerance is off, typos it would correct so that a keyword matches. Empty when
+ * none.
  */
 function closestWords(turn: Turn, group: number): string {
   const { analyzer } = turn.index;
   const message = analyzer.analyze(turn.message);
   const terms = new Set(message.map((token) => token.term));
   const hints: string[] = [];
+  if (!turn.settings.typoTolerance) {
+    for (const typo of typoMatches(turn, group)) {
+      hints.push(
+        `${JSON.stringify(typo.word)} is one edit from the keyword ${JSON.stringify(typo.keyword)} (typoTolerance: true matches it)`,
+      );
+    }
+  }
   for (const keyword of turn.index.groups[group]!.selection.keywords ?? []) {
     const tokens = analyzer.analyze(keyword);
     const present = tokens.filter((token) => terms.has(token.term));
@@ -210,22 +218,20 @@ function closestWords(turn: Turn, group: number): string {
         `the message has ${quoteList(present.map((token) => token.word))} but not the whole keyword ${JSON.stringify(keyword)}`,
       );
     }
-    if (turn.settings.typoTolerance) continue;
-    for (const token of tokens) {
-      if (token.word.length < TYPO_MIN_LENGTH || terms.has(token.term)) continue;
-      const near = message.find(
-        (word) =>
-          word.word.length >= TYPO_MIN_LENGTH &&
-          boundedEditDistance(word.word, token.word, 1) === 1,
-      );
-      if (near !== undefined) {
-        hints.push(
-          `${JSON.stringify(near.word)} is one edit from the keyword ${JSON.stringify(keyword)} (typoTolerance: true matches it)`,
-        );
-      }
-    }
   }
   return hints.length === 0 ? '' : `; closest: ${hints.slice(0, LISTED_HINTS).join('; ')}`;
+}
+
+/**
+ * The keywords of `group` that the message matches through typos with `typoTolerance` on, by
+ * the very rule the read stage uses (so the hint never promises a match it would not make).
+ */
+function typoMatches(turn: Turn, group: number): { keyword: string; word: string }[] {
+  const { index } = turn;
+  const analyzed = analyzeTurn(turn.message, index.words());
+  correctTypos(index, turn.message, analyzed);
+  const match = index.keywords.matchGroups(analyzed).find((entry) => entry.group === group);
+  return match?.typos ?? [];
 }
 
 /** Whether the fallback ran: it does when no keyword group matched the message or the history. */
@@ -378,14 +384,18 @@ function relevanceVerdict(turn: Turn, tool: number, ranking: Ranking): Verdict {
   };
 }
 
-/** With the fallback: where the tool ranked against the fallback's `k` and `minScore`. */
+/**
+ * With the fallback: where the tool ranked against the fallback's `k` and `minScore` (a tool
+ * under `minScore` is skipped whatever its rank, so only `minScore` is named then).
+ */
 function fallbackVerdict(turn: Turn, tool: number, ranking: Ranking): Verdict {
   const { k, minScore } = turn.settings.fallback!;
   const place = placeOf(tool, ranking);
   if (place === undefined) return noSharedWord(turn);
+  // under minScore, a larger k would not offer it either: the fallback skips it at any rank
   return {
     text:
-      place.rank > k
+      place.rank > k && place.score >= minScore
         ? cutText(turn, 'fallback', place, ranking.count, k)
         : belowText('fallback', place, ranking.count, place.score, minScore),
     place,
