@@ -398,6 +398,10 @@ describe('history strategy', () => {
         tool: 'nope',
       },
     ]);
+    const close = registry.select('next', { history: [{ tool: 'tasks_tol' }] });
+    expect(close.warnings.map((warning) => warning.message)).toEqual([
+      'history names tool "tasks_tol", which is not in the registry (did you mean "tasks_tool"?); it is ignored',
+    ]);
   });
 
   it('applies typo tolerance to history too', () => {

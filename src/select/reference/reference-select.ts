@@ -18,6 +18,7 @@ import { type ResolvedSelectOptions, resolveSelectOptions } from '../resolve-sel
 import { roundScore } from '../round-score.js';
 import { DEFAULT_SEARCH_K } from '../search-tools.js';
 import { missingContextReason } from '../stages/filter-candidates.js';
+import { unknownHistoryTool } from '../stages/read-turn.js';
 import { normalizeScore } from '../stages/score-candidates.js';
 import { BM25_K1, groupFieldTexts, toolFieldTexts } from '../tool-document.js';
 import type {
@@ -183,7 +184,10 @@ export function referenceSelect(
       if (tool === undefined) {
         warnings.push({
           code: 'UNKNOWN_HISTORY_TOOL',
-          message: `history names tool "${entry.tool}", which is not in the registry; it is ignored`,
+          message: unknownHistoryTool(
+            entry.tool,
+            input.tools.map((candidateTool) => candidateTool.name),
+          ),
           tool: entry.tool,
         });
       } else {

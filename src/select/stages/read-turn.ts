@@ -1,4 +1,5 @@
 import type { Warning } from '../../format/types.js';
+import { suggestSimilar } from '../../util/suggest-similar.js';
 import { type AnalyzedTurn, analyzeTurn } from '../analyze-turn.js';
 import { buildRankingQuery, type TurnQuery } from '../build-ranking-query.js';
 import { correctTypos } from '../correct-typos.js';
@@ -78,7 +79,7 @@ export function readTurn(
       if (tool === undefined) {
         warnings.push({
           code: 'UNKNOWN_HISTORY_TOOL',
-          message: `history names tool "${entry.tool}", which is not in the registry; it is ignored`,
+          message: unknownHistoryTool(entry.tool, index.toolNames),
           tool: entry.tool,
         });
         continue;
@@ -102,4 +103,11 @@ export function readTurn(
     historyMatches: [...matches.values()].sort((a, b) => a.group - b.group),
     query: buildRankingQuery(index, analyzed, history, index.ranking),
   };
+}
+
+/** The `UNKNOWN_HISTORY_TOOL` message for `name`, with the closest tool name, if any. */
+export function unknownHistoryTool(name: string, toolNames: readonly string[]): string {
+  const similar = suggestSimilar(name, toolNames);
+  const hint = similar.length > 0 ? ` (did you mean "${similar[0]}"?)` : '';
+  return `history names tool "${name}", which is not in the registry${hint}; it is ignored`;
 }
