@@ -12,6 +12,8 @@ import { describeArgumentCount } from './parse-cli-args.js';
 export interface CommandModule {
   summary: string;
   usage: string;
+  /** The subcommands its usage covers (`migrate status`), so `toolcap help CMD SUB` shows it. */
+  subcommands?: readonly string[];
   run(args: readonly string[], io: CliIo): Promise<number>;
 }
 
@@ -76,21 +78,36 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
-/** `toolcap help [COMMAND]` (also `--help`, `-h`): the command list or one command's usage. */
+/**
+ * `toolcap help [COMMAND [SUBCOMMAND]]` (also `--help`, `-h`): the command list or one
+ * command's usage; a subcommand only where the command declares it.
+ */
 async function showHelp(asked: string, args: readonly string[], io: CliIo): Promise<number> {
   const [topic, ...extra] = args;
   const load = topic !== undefined && Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
-  if (extra.length > 0) {
+  const command = load === undefined ? undefined : await load();
+  const subcommands = command?.subcommands ?? [];
+  if (extra.length === 1 && subcommands.length > 0 && !subcommands.includes(extra[0]!)) {
+    const known = subcommands.map((name) => `"${topic} ${name}"`).join(', ');
+    return reportUsageError(
+      `"toolcap ${asked} ${topic} ${extra[0]}": ${topic} has no subcommand "${extra[0]}"; its subcommands: ${known}`,
+      topic,
+      io,
+    );
+  }
+  if (extra.length > (subcommands.length > 0 ? 1 : 0)) {
     // point at the help the user most likely wanted
     const known = load === undefined ? undefined : topic;
-    return reportUsageError(describeArgumentCount(asked, '0 to 1', 'COMMAND', args), known, io);
+    const [expected, names] =
+      subcommands.length > 0 ? ['0 to 2', 'COMMAND SUBCOMMAND'] : ['0 to 1', 'COMMAND'];
+    return reportUsageError(describeArgumentCount(asked, expected, names, args), known, io);
   }
   if (topic === undefined) {
     io.stdout(await generalHelp());
     return 0;
   }
-  if (load === undefined) return unknownCommand(topic, io);
-  io.stdout(`${(await load()).usage}\n`);
+  if (command === undefined) return unknownCommand(topic, io);
+  io.stdout(`${command.usage}\n`);
   return 0;
 }
 

@@ -40,6 +40,17 @@ describe('toolcap select --why', () => {
     ]);
   });
 
+  it('refuses an empty --why as a usage error', async () => {
+    const result = await runCli(['select', '--why', 'add_task', '--why', '', 'a task'], {
+      cwd: ROOT,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      'toolcap: --why "": the tool name is empty; give the name of a tool, such as --why create_event (an empty name is usually an unset environment variable)',
+    );
+  });
+
   it('adds "explained" to --json only with --why', async () => {
     const plain = await runCli(['select', '--json', 'schedule a meeting'], { cwd: ROOT });
     expect(Object.keys(plain.json() as object)).toEqual(['tools', 'dropped', 'warnings']);

@@ -102,6 +102,26 @@ describe('usage errors', () => {
     );
   });
 
+  it('toolcap help COMMAND SUBCOMMAND shows the usage, as toolcap COMMAND --help SUBCOMMAND does', async () => {
+    const help = await runCli(['help', 'migrate', 'status']);
+    const flag = await runCli(['migrate', '--help', 'status']);
+    expect(help.code).toBe(0);
+    expect(help.stderr).toBe('');
+    expect(help.stdout).toBe(flag.stdout.replace(/^Usage: /, ''));
+    expect(help.stdout).toMatch(/^toolcap migrate status /);
+    const extra = await runCli(['help', 'migrate', 'status', 'extra']);
+    expect(extra.code).toBe(2);
+    expect(extra.stdout).toBe('');
+    expect(extra.stderr).toBe(
+      'toolcap: "toolcap help" takes 0 to 2 argument(s) (COMMAND SUBCOMMAND), got 3: "migrate" "status" "extra"\nRun "toolcap help migrate" for its options.\n',
+    );
+    const unknown = await runCli(['help', 'migrate', 'stats']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'toolcap: "toolcap help migrate stats": migrate has no subcommand "stats"; its subcommands: "migrate status"\nRun "toolcap help migrate" for its options.\n',
+    );
+  });
+
   it('toolcap --help COMMAND shows the usage, as toolcap help COMMAND does', async () => {
     const flag = await runCli(['--help', 'select']);
     const help = await runCli(['help', 'select']);

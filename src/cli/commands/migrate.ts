@@ -15,6 +15,9 @@ import {
 /** One-line summary for `toolcap help`. */
 export const summary = 'show which tools are still defined in code (migration status)';
 
+/** Subcommands, shown by `toolcap help migrate status` too. */
+export const subcommands = ['status'] as const;
+
 /** Usage text. */
 export const usage = `toolcap migrate status [--schemas PATH]... --fallback MODULE [--json]
 

@@ -159,6 +159,13 @@ export async function run(args: readonly string[], io: CliIo): Promise<number> {
   if (relevanceK !== undefined) options.relevance = ranked(relevanceK);
   if (values.typos === true) options.typoTolerance = true;
   const why = stringList(values.why);
+  const blank = why.find((name) => name.trim() === '');
+  if (blank !== undefined) {
+    throw new CliUsageError(
+      `--why ${JSON.stringify(blank)}: the tool name is empty; give the name of a tool, such as --why create_event (an empty name is usually an unset environment variable)`,
+      'select',
+    );
+  }
   if (why.length > 0) options.explain = why;
 
   const semantic = await cliSemanticOptions('select', values, io);
