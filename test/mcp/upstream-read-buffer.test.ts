@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  describeInvalidResponse,
   UpstreamReadBuffer,
   unreadableAnswer,
 } from '../../src/mcp/gateway/upstream-read-buffer.js';
@@ -90,5 +91,13 @@ describe('UpstreamReadBuffer', () => {
       '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"m","data":{"kind":"invalid","problem":"p"}}}',
     ]);
     expect(unreadableAnswer((messages[0] as { error: unknown }).error)).toBeUndefined();
+  });
+});
+
+describe('describeInvalidResponse', () => {
+  it('says a missing "jsonrpc" is missing', () => {
+    expect(describeInvalidResponse({ id: 1, result: {} })).toBe(
+      'its "jsonrpc" is missing, not "2.0"',
+    );
   });
 });

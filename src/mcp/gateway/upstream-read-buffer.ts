@@ -221,6 +221,8 @@ export function describeInvalidResponse(message: Record<string, unknown>): strin
 /** A value a server sent, for a message: short, whatever it holds. */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(shortenName(value));
+  // a member the message lacks
+  if (value === undefined) return 'missing';
   if (value === null || typeof value === 'number' || typeof value === 'boolean') {
     return String(value);
   }
