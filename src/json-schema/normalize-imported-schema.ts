@@ -119,7 +119,7 @@ export function normalizeImportedSchema(
 
   function visit(node: unknown, pointer: string, depth: number): unknown {
     if (!isPlainObject(node) || depth > MAX_NESTING) return node;
-    let current = mapSubschemas(node, pointer, (child, childPointer) =>
+    let current = mapSubschemas(restoreAnyJson(node), pointer, (child, childPointer) =>
       visit(child, childPointer, depth + 1),
     );
     current = fixType(current, pointer);
@@ -144,6 +144,24 @@ export function normalizeImportedSchema(
       } else current = addStringItems(current, pointer, sink);
     }
     return pointer === '' ? current : checkRequired(current, pointer);
+  }
+
+  /**
+   * A value of every JSON type as OpenAI's translation sends it (`"items": {}`, `"properties":
+   * {}`) is read back as `anyJsonSchema()`, silently: both mean any JSON, and inferring a type
+   * for `{}` would nest one more type list on every round trip.
+   */
+  function restoreAnyJson(node: SchemaNode): SchemaNode {
+    const types = declaredTypes(node);
+    if (types === undefined || !acceptsEveryType(types)) return node;
+    const isEmpty = (value: unknown) => isPlainObject(value) && Object.keys(value).length === 0;
+    if (!isEmpty(node.items) && !isEmpty(node.properties)) return node;
+    const restored: SchemaNode = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties' && isEmpty(value)) continue;
+      defineEntry(restored, key, key === 'items' && isEmpty(value) ? anyJsonSchema().items : value);
+    }
+    return restored;
   }
 
   function fixType(node: SchemaNode, pointer: string): SchemaNode {
