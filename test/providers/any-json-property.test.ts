@@ -96,7 +96,19 @@ describe('a property of any JSON, translated', () => {
         { type: 'NUMBER', nullable: true },
         { type: 'BOOLEAN', nullable: true },
         { type: 'OBJECT', nullable: true },
-        { type: 'ARRAY', items: { type: 'STRING' }, nullable: true },
+        {
+          type: 'ARRAY',
+          // typed items; an ARRAY branch here would need the same again without end
+          items: {
+            anyOf: [
+              { type: 'STRING', nullable: true },
+              { type: 'NUMBER', nullable: true },
+              { type: 'BOOLEAN', nullable: true },
+              { type: 'OBJECT', nullable: true },
+            ],
+          },
+          nullable: true,
+        },
       ],
     });
     for (const node of schemaNodes(parameters)) {
@@ -104,8 +116,11 @@ describe('a property of any JSON, translated', () => {
       expect(typeof node.type === 'string' || Array.isArray(node.anyOf)).toBe(true);
     }
     expect(warnings.map((warning) => [warning.code, warning.pointer])).toEqual([
-      ['UNTYPED_SCHEMA_AS_STRING', '/properties/meta/anyOf/4/items'],
+      ['ANY_JSON_ITEMS_NARROWED', '/properties/meta/anyOf/4/items'],
     ]);
+    expect(warnings[0]!.message).toContain(
+      'items of any JSON were declared as an anyOf of STRING, NUMBER, BOOLEAN and OBJECT (nullable), so arrays nested in this array are not declared',
+    );
   });
 });
 
@@ -129,6 +144,19 @@ describe('a property of any JSON, sent and read back', () => {
     const back = fromProvider(provider, translate([tool], provider).payload);
     expect(back.tools[0]!.input_schema.properties).toEqual(tool.input_schema.properties);
     expect(back.warnings).toEqual([]);
+  });
+
+  it('google: read back, arrays keep items of every type but array (not only strings)', () => {
+    const back = fromProvider('google', translate([tool], 'google').payload);
+    const meta = back.tools[0]!.input_schema.properties!.meta as { anyOf: { items?: unknown }[] };
+    expect(meta.anyOf[4]!.items).toEqual({
+      anyOf: [
+        { type: ['string', 'null'] },
+        { type: ['number', 'null'] },
+        { type: ['boolean', 'null'] },
+        { type: ['object', 'null'] },
+      ],
+    });
   });
 
   it('a type list of every JSON type without items gets the any-JSON items, as before', () => {
