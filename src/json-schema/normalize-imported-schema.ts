@@ -1,3 +1,4 @@
+import { describeUnknownFormat, KNOWN_FORMATS } from './check-schema.js';
 import { mapSubschemas } from './map-subschemas.js';
 import { DRAFT_2020_12_URI } from './schema-keywords.js';
 import {
@@ -126,6 +127,7 @@ export function normalizeImportedSchema(
     current = typeUntypedValue(current, pointer);
     current = liftPropertyRequired(current, pointer);
     current = dropZodFormat(current, pointer);
+    reportUnknownFormat(current, pointer);
     current = dropSafeIntegerBounds(current);
     const types = declaredTypes(current);
     if (
@@ -227,6 +229,22 @@ export function normalizeImportedSchema(
     );
     const { format: _format, ...rest } = node;
     return rest;
+  }
+
+  /**
+   * A format kept that the loader does not check (`z.jwt()` writes "jwt" with no pattern): the
+   * loader warns UNKNOWN_FORMAT on the written file, and `validate --strict` fails on it, so
+   * import says so first, in the loader's words.
+   */
+  function reportUnknownFormat(node: SchemaNode, pointer: string): void {
+    const format = node.format;
+    if (typeof format !== 'string' || KNOWN_FORMATS.has(format)) return;
+    sink.add(
+      'UNKNOWN_FORMAT',
+      `format:${format}`,
+      `${pointer}/format`,
+      describeUnknownFormat(format),
+    );
   }
 
   /**

@@ -943,7 +943,7 @@ describe('importToolList: what Zod 4 writes', () => {
     );
   });
 
-  it('keeps a Zod format with no pattern beside it, for the loader to report', () => {
+  it('keeps a Zod format with no pattern beside it and reports it as the loader will', () => {
     const imported = importToolList(
       [
         {
@@ -958,5 +958,15 @@ describe('importToolList: what Zod 4 writes', () => {
       token: { type: 'string', format: 'jwt' },
     });
     expect(messagesOf(imported, 'KEYWORD_DROPPED')).toEqual([]);
+    // the import's own warning is the loader's UNKNOWN_FORMAT, word for word
+    const loaded = parseGroupVersion(JSON.stringify(imported.document), 'auth_tools.json');
+    expect(loaded.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['UNKNOWN_FORMAT']);
+    const loaderMessage = loaded.diagnostics[0]!.message;
+    expect(loaderMessage).toContain(
+      'format "jwt" is not a format toolcap checks, so any string passes',
+    );
+    expect(messagesOf(imported, 'UNKNOWN_FORMAT')).toEqual([
+      `${loaderMessage.slice(loaderMessage.indexOf('format "jwt"'))} (at /properties/token/format)`,
+    ]);
   });
 });

@@ -148,7 +148,8 @@ describe('a property of any JSON, sent and read back', () => {
 
   it('google: read back, arrays keep items of every type but array (not only strings)', () => {
     const back = fromProvider('google', translate([tool], 'google').payload);
-    const meta = back.tools[0]!.input_schema.properties!.meta as { anyOf: { items?: unknown }[] };
+    const properties = back.tools[0]!.input_schema.properties as Record<string, unknown>;
+    const meta = properties.meta as { anyOf: { items?: unknown }[] };
     expect(meta.anyOf[4]!.items).toEqual({
       anyOf: [
         { type: ['string', 'null'] },
