@@ -48,6 +48,11 @@ export const KNOWN_FORMATS: ReadonlySet<string> = new Set([
   'binary',
 ]);
 
+/** The UNKNOWN_FORMAT message for `format` (one that is not in KNOWN_FORMATS). */
+export function describeUnknownFormat(format: string): string {
+  return `format ${quoteValue(format)} is not a format toolcap checks, so any string passes (known formats: ${[...KNOWN_FORMATS].join(', ')}); use one of them, or describe the value with "pattern" instead`;
+}
+
 /** The JSON Schema dialects tool schemas may use. */
 export type SchemaDialect = '2020-12' | 'draft-07';
 
@@ -390,7 +395,7 @@ function walk(node: unknown, context: WalkContext, enclosing: PropertyScope | un
           context.problems.push({
             code: 'UNKNOWN_FORMAT',
             pointer: pointerOf(context, 'format'),
-            message: `format ${quoteValue(value)} is not a format toolcap checks, so any string passes (known formats: ${[...KNOWN_FORMATS].join(', ')}); use one of them, or describe the value with "pattern" instead`,
+            message: describeUnknownFormat(value),
             severity: 'warning',
           });
         }

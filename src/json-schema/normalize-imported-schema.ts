@@ -1,3 +1,4 @@
+import { describeUnknownFormat, KNOWN_FORMATS } from './check-schema.js';
 import { mapSubschemas } from './map-subschemas.js';
 import { DRAFT_2020_12_URI } from './schema-keywords.js';
 import {
@@ -119,13 +120,14 @@ export function normalizeImportedSchema(
 
   function visit(node: unknown, pointer: string, depth: number): unknown {
     if (!isPlainObject(node) || depth > MAX_NESTING) return node;
-    let current = mapSubschemas(node, pointer, (child, childPointer) =>
+    let current = mapSubschemas(restoreAnyJson(node), pointer, (child, childPointer) =>
       visit(child, childPointer, depth + 1),
     );
     current = fixType(current, pointer);
     current = typeUntypedValue(current, pointer);
     current = liftPropertyRequired(current, pointer);
     current = dropZodFormat(current, pointer);
+    reportUnknownFormat(current, pointer);
     current = dropSafeIntegerBounds(current);
     const types = declaredTypes(current);
     if (
@@ -144,6 +146,24 @@ export function normalizeImportedSchema(
       } else current = addStringItems(current, pointer, sink);
     }
     return pointer === '' ? current : checkRequired(current, pointer);
+  }
+
+  /**
+   * A value of every JSON type as OpenAI's translation sends it (`"items": {}`, `"properties":
+   * {}`) is read back as `anyJsonSchema()`, silently: both mean any JSON, and inferring a type
+   * for `{}` would nest one more type list on every round trip.
+   */
+  function restoreAnyJson(node: SchemaNode): SchemaNode {
+    const types = declaredTypes(node);
+    if (types === undefined || !acceptsEveryType(types)) return node;
+    const isEmpty = (value: unknown) => isPlainObject(value) && Object.keys(value).length === 0;
+    if (!isEmpty(node.items) && !isEmpty(node.properties)) return node;
+    const restored: SchemaNode = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties' && isEmpty(value)) continue;
+      defineEntry(restored, key, key === 'items' && isEmpty(value) ? anyJsonSchema().items : value);
+    }
+    return restored;
   }
 
   function fixType(node: SchemaNode, pointer: string): SchemaNode {
@@ -209,6 +229,22 @@ export function normalizeImportedSchema(
     );
     const { format: _format, ...rest } = node;
     return rest;
+  }
+
+  /**
+   * A format kept that the loader does not check (`z.jwt()` writes "jwt" with no pattern): the
+   * loader warns UNKNOWN_FORMAT on the written file, and `validate --strict` fails on it, so
+   * import says so first, in the loader's words.
+   */
+  function reportUnknownFormat(node: SchemaNode, pointer: string): void {
+    const format = node.format;
+    if (typeof format !== 'string' || KNOWN_FORMATS.has(format)) return;
+    sink.add(
+      'UNKNOWN_FORMAT',
+      `format:${format}`,
+      `${pointer}/format`,
+      describeUnknownFormat(format),
+    );
   }
 
   /**

@@ -97,7 +97,8 @@ const GEMINI_PARAMETER_NAMES: PropertyNameRule = {
  * ... Cannot find field"): only its keywords are kept; types become upper-case names; type
  * arrays and null branches become `nullable: true`; `oneOf` → `anyOf`; `const` → `enum`;
  * enums of non-strings are dropped and listed in the description (the API takes string enums
- * only); `format` is limited to what the API accepts; untyped values become STRING; an object
+ * only); `format` is limited to what the API accepts; untyped values become STRING, array items
+ * of any JSON an anyOf of every type but ARRAY; an object
  * without properties loses its empty `properties`; `required` only names kept properties.
  * Dropped constraints move into descriptions, each with a warning. Returns undefined when the
  * tool has no parameters (Gemini rejects an OBJECT with empty properties: omit `parameters`).
@@ -214,7 +215,11 @@ export function toGeminiSchema(
           break;
         }
         case 'items': {
-          const items = Array.isArray(value) ? undefined : convert(value, childPointer, depth + 1);
+          const items = Array.isArray(value)
+            ? undefined
+            : acceptsAnything(value)
+              ? anyJsonItems(childPointer)
+              : convert(value, childPointer, depth + 1);
           if (items !== undefined) out.items = items;
           break;
         }
@@ -316,6 +321,26 @@ export function toGeminiSchema(
     return result;
   }
 
+  /**
+   * Items of any JSON (toolcap's `"items": {"allOf": [{}]}`): every type but ARRAY, whose own
+   * items would need the same again without end. Wider than STRING items, so arrays of numbers
+   * or objects still reach the model, and stable when read back.
+   */
+  function anyJsonItems(pointer: string): GeminiSchema {
+    sink.add(
+      'ANY_JSON_ITEMS_NARROWED',
+      'items',
+      pointer,
+      'Gemini needs typed array items; items of any JSON were declared as an anyOf of STRING, NUMBER, BOOLEAN and OBJECT (nullable), so arrays nested in this array are not declared',
+    );
+    return {
+      anyOf: (['STRING', 'NUMBER', 'BOOLEAN', 'OBJECT'] as const).map((type) => ({
+        type,
+        nullable: true,
+      })),
+    };
+  }
+
   function untyped(out: GeminiSchema, pointer: string, notes: string[] = []): GeminiSchema {
     sink.add(
       'UNTYPED_SCHEMA_AS_STRING',
@@ -396,6 +421,15 @@ export function toGeminiSchema(
     const { type: _type, ...withoutType } = base;
     return { ...withoutType, anyOf: branches };
   }
+}
+
+/** `true`, `{}` or an `allOf` of such (toolcap's any-JSON items): a schema that accepts any value. */
+function acceptsAnything(value: unknown): boolean {
+  if (value === true) return true;
+  if (!isPlainObject(value)) return false;
+  return Object.entries(value).every(
+    ([key, entry]) => key === 'allOf' && Array.isArray(entry) && entry.every(acceptsAnything),
+  );
 }
 
 function inferGeminiType(node: SchemaNode): GeminiType | undefined {

@@ -123,7 +123,8 @@ export interface LearnReport {
     /**
      * Tool calls whose user message has no content words (a confirmation such as "yes go
      * ahead", "ok do it") and no earlier user message in the conversation with some; `pairs`
-     * lines whose message has none. A confirmation after a request is paired with the request.
+     * lines whose message has none; a confirmation whose request already led to a call of
+     * another tool. Otherwise a confirmation after a request is paired with the request.
      */
     no_content_words: number;
   };

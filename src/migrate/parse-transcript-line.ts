@@ -31,7 +31,8 @@ export type ParsedTranscriptLine =
       unprompted: number;
       /**
        * Calls whose user message has no content words (a confirmation such as "yes go ahead",
-       * or a pairs line's message) and no earlier user message with some: not added.
+       * or a pairs line's message) and no earlier user message with some, or whose earlier
+       * request already led to a call of another tool: not added.
        */
       unconfirmed: number;
     }
@@ -51,7 +52,8 @@ const ANTHROPIC_ROLES = new Set(['user', 'assistant']);
  * user message before the assistant turn that made it; user turns holding only tool results
  * are not user messages. When that message has no content words (`hasContentWords`: "yes go
  * ahead", "ok do it"), the call is paired with the nearest earlier user message that has some,
- * or left out (`unconfirmed`) when there is none; so is a pairs line whose message has none. A tool called twice in one assistant turn counts once. Any problem
+ * or left out (`unconfirmed`) when there is none or when that request already led to a call of
+ * another tool (a follow-up the assistant proposed); so is a pairs line whose message has none. A tool called twice in one assistant turn counts once. Any problem
  * skips the whole line and is described for the user (which field, what is wrong, the fix).
  */
 export function parseTranscriptLine(line: string, format: TranscriptFormat): ParsedTranscriptLine {
@@ -236,6 +238,10 @@ class UserMessages {
   #request: string | undefined;
   /** What the next calls are paired with. */
   #message: string | undefined;
+  /** Whether the latest user message was a confirmation, so the calls borrow `#request`. */
+  #borrowed = false;
+  /** The tools called since `#request` was said, in earlier assistant turns. */
+  #requestTools = new Set<string>();
   unprompted = 0;
   unconfirmed = 0;
 
@@ -246,11 +252,17 @@ class UserMessages {
    */
   add(text: string): void {
     this.#prompted = true;
+    this.#borrowed = false;
     if (BLANK.test(text)) {
       this.#message = text;
       return;
     }
-    if (hasContentWords(text)) this.#request = text;
+    if (hasContentWords(text)) {
+      this.#request = text;
+      this.#requestTools = new Set();
+    } else {
+      this.#borrowed = true;
+    }
     this.#message = this.#request;
   }
 
@@ -263,7 +275,17 @@ class UserMessages {
       else this.unprompted += distinct.size;
       return;
     }
-    for (const tool of distinct) calls.push({ message, tool });
+    const before = [...this.#requestTools];
+    for (const tool of distinct) {
+      // "add a task to buy milk" → add_task, "also on your calendar?", "yes" → create_event:
+      // the request asked for add_task; pairing it with create_event would teach the wrong tool
+      if (this.#borrowed && before.some((earlier) => earlier !== tool)) {
+        this.unconfirmed += 1;
+        continue;
+      }
+      calls.push({ message, tool });
+    }
+    if (message === this.#request) for (const tool of distinct) this.#requestTools.add(tool);
   }
 }
 

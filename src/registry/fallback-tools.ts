@@ -95,8 +95,9 @@ export const FALLBACK_GROUP = 'fallback';
  * Converts a param list (`params: [{ name, type, ... }]`) to an object JSON Schema. A type
  * spelled as code spells it (`str`, `list[int]`, `Optional[str]`, `Literal['a', 'b']`,
  * `string[]`, ...; see `typeExpressionToSchema`) becomes its JSON Schema, reported to `sink` as
- * `TYPE_CONVERTED`; a spelling that cannot be read is kept as given, for validation to report,
- * and reported with the reason. An array without an element type gets string items
+ * `TYPE_CONVERTED`. A spelling that cannot be read becomes any JSON (`anyJsonSchema`, what the
+ * value accepted untyped), reported once to `sink` with the reason; without a sink it is kept as
+ * given, so validating the schema reports it. An array without an element type gets string items
  * (`ARRAY_ITEMS_ADDED`). Variadic parameters (`*args`, `**kwargs`) are left out
  * (`PARAM_SKIPPED`): a tool call passes named arguments only.
  */
@@ -167,13 +168,16 @@ function typeSchema(
     );
     return read.schema;
   }
-  sink?.add(
+  // without a sink nobody hears about a change: keep the type, so validating the schema reports it
+  if (sink === undefined) return { type };
+  const any = anyJsonSchema();
+  sink.add(
     'TYPE_CONVERTED',
     type,
     pointer,
-    `type "${type}" cannot be read: ${read.problem}; write a JSON Schema type (string, integer, number, boolean, array, object, null) or a spelling such as list[str], dict[str, int], Optional[int] or Literal['a', 'b']`,
+    `type "${type}" cannot be read: ${read.problem}; the value now accepts any JSON ("type": ${JSON.stringify(any.type)}, with items of any JSON); to narrow it, write a JSON Schema type (string, integer, number, boolean, array, object, null) or a spelling such as list[str], dict[str, int], Optional[int] or Literal['a', 'b']`,
   );
-  return { type };
+  return any;
 }
 
 /**

@@ -351,6 +351,39 @@ describe('parseTranscriptLine: confirmations are not requests', () => {
     ).toEqual({ ok: true, calls: [], unprompted: 0, unconfirmed: 1 });
   });
 
+  it('leaves out a confirmed follow-up to a request that already led to another tool', () => {
+    const parsed = parseTranscriptLine(
+      line({
+        messages: [
+          { role: 'user', content: 'add a task to buy milk' },
+          { role: 'assistant', tool_calls: [call('add_task')] },
+          { role: 'tool', tool_call_id: 'call_add_task', content: 'ok' },
+          { role: 'assistant', content: 'Shall I also put it on your calendar?' },
+          { role: 'user', content: 'yes please' },
+          { role: 'assistant', tool_calls: [call('create_event'), call('add_task')] },
+          { role: 'user', content: 'ok' },
+          { role: 'assistant', tool_calls: [call('create_event')] },
+          { role: 'user', content: 'now show my agenda' },
+          { role: 'assistant', content: 'For today?' },
+          { role: 'user', content: 'yes' },
+          { role: 'assistant', tool_calls: [call('get_agenda')] },
+        ],
+      }),
+      'openai',
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      calls: [
+        { message: 'add a task to buy milk', tool: 'add_task' },
+        // the same tool again after a confirmation is still what was asked for
+        { message: 'add a task to buy milk', tool: 'add_task' },
+        { message: 'now show my agenda', tool: 'get_agenda' },
+      ],
+      unprompted: 0,
+      unconfirmed: 2,
+    });
+  });
+
   it('keeps an empty latest message as it is (learning reports it as empty)', () => {
     expect(
       parseTranscriptLine(

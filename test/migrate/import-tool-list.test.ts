@@ -813,7 +813,7 @@ describe('importToolList --from params: types as Python and TypeScript spell the
     ]);
   });
 
-  it('does not guess a spelling it cannot read: the type is removed, naming the part, as for an unknown name', () => {
+  it('does not guess a spelling it cannot read: one warning, naming the part and what the value now accepts', () => {
     const imported = importToolList(
       [
         {
@@ -822,20 +822,37 @@ describe('importToolList --from params: types as Python and TypeScript spell the
           params: [
             { name: 'parts', type: 'list[widget]' },
             { name: 'size', type: 'Annotated[int, "cm"]' },
+            { name: 'blank', type: '' },
+            { name: 'open', type: 'list[str' },
           ],
         },
       ],
       { from: 'params', group: 'widgets' },
     );
     expectLoadable(imported, 'widgets');
-    expect(messagesOf(imported, 'TYPE_CONVERTED')).toEqual([
-      'type "list[widget]" cannot be read: "widget" is not a type name toolcap knows; write a JSON Schema type (string, integer, number, boolean, array, object, null) or a spelling such as list[str], dict[str, int], Optional[int] or Literal[\'a\', \'b\'] (at /properties/parts/type)',
-      'type "Annotated[int, "cm"]" cannot be read: "Annotated[...]" is not a generic type toolcap knows (it reads list, set, tuple, dict, Optional, Union, Literal, Array and Record, with their typing names); write a JSON Schema type (string, integer, number, boolean, array, object, null) or a spelling such as list[str], dict[str, int], Optional[int] or Literal[\'a\', \'b\'] (at /properties/size/type)',
-      'type "list[widget]" is not a JSON Schema type and was removed (at /properties/parts/type)',
-      'type "Annotated[int, "cm"]" is not a JSON Schema type and was removed (at /properties/size/type)',
+    const fix =
+      'the value now accepts any JSON ("type": ["string","number","boolean","object","array","null"], with items of any JSON); to narrow it, write a JSON Schema type (string, integer, number, boolean, array, object, null) or a spelling such as list[str], dict[str, int], Optional[int] or Literal[\'a\', \'b\']';
+    const messages = imported.warnings.map((warning) => warning.message);
+    expect(messages.filter((message) => message.includes('/properties/parts/'))).toEqual([
+      `type "list[widget]" cannot be read: "widget" is not a type name toolcap knows; ${fix} (at /properties/parts/type)`,
+    ]);
+    expect(messagesOf(imported, 'TYPE_CONVERTED')[1]).toBe(
+      `type "Annotated[int, "cm"]" cannot be read: "Annotated[...]" is not a generic type toolcap knows (it reads list, set, tuple, dict, Optional, Union, Literal, Array and Record, with their typing names); ${fix} (at /properties/size/type)`,
+    );
+    // one warning per unreadable type, none from the later normalisation
+    expect(imported.warnings.map((warning) => [warning.code, warning.pointer])).toEqual([
+      ['TYPE_CONVERTED', '/properties/parts/type'],
+      ['TYPE_CONVERTED', '/properties/size/type'],
+      ['TYPE_CONVERTED', '/properties/blank/type'],
+      ['TYPE_CONVERTED', '/properties/open/type'],
     ]);
     // without its type the value takes any JSON, as it did in code: nothing narrowed by a guess
-    expect(propertiesOf(imported, 'make_widgets')).toEqual({ parts: ANY_JSON, size: ANY_JSON });
+    expect(propertiesOf(imported, 'make_widgets')).toEqual({
+      parts: ANY_JSON,
+      size: ANY_JSON,
+      blank: ANY_JSON,
+      open: ANY_JSON,
+    });
   });
 });
 
@@ -926,7 +943,7 @@ describe('importToolList: what Zod 4 writes', () => {
     );
   });
 
-  it('keeps a Zod format with no pattern beside it, for the loader to report', () => {
+  it('keeps a Zod format with no pattern beside it and reports it as the loader will', () => {
     const imported = importToolList(
       [
         {
@@ -941,5 +958,15 @@ describe('importToolList: what Zod 4 writes', () => {
       token: { type: 'string', format: 'jwt' },
     });
     expect(messagesOf(imported, 'KEYWORD_DROPPED')).toEqual([]);
+    // the import's own warning is the loader's UNKNOWN_FORMAT, word for word
+    const loaded = parseGroupVersion(JSON.stringify(imported.document), 'auth_tools.json');
+    expect(loaded.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['UNKNOWN_FORMAT']);
+    const loaderMessage = loaded.diagnostics[0]!.message;
+    expect(loaderMessage).toContain(
+      'format "jwt" is not a format toolcap checks, so any string passes',
+    );
+    expect(messagesOf(imported, 'UNKNOWN_FORMAT')).toEqual([
+      `${loaderMessage.slice(loaderMessage.indexOf('format "jwt"'))} (at /properties/token/format)`,
+    ]);
   });
 });

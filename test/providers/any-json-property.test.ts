@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/json-schema/compile-schema.js';
 import { fromProvider } from '../../src/providers/from-provider.js';
+import { PROVIDER_IDS } from '../../src/providers/provider-types.js';
 import { translate } from '../../src/providers/translate.js';
 import { schemaNodes } from './tool-fixtures.js';
 
@@ -95,7 +96,19 @@ describe('a property of any JSON, translated', () => {
         { type: 'NUMBER', nullable: true },
         { type: 'BOOLEAN', nullable: true },
         { type: 'OBJECT', nullable: true },
-        { type: 'ARRAY', items: { type: 'STRING' }, nullable: true },
+        {
+          type: 'ARRAY',
+          // typed items; an ARRAY branch here would need the same again without end
+          items: {
+            anyOf: [
+              { type: 'STRING', nullable: true },
+              { type: 'NUMBER', nullable: true },
+              { type: 'BOOLEAN', nullable: true },
+              { type: 'OBJECT', nullable: true },
+            ],
+          },
+          nullable: true,
+        },
       ],
     });
     for (const node of schemaNodes(parameters)) {
@@ -103,7 +116,69 @@ describe('a property of any JSON, translated', () => {
       expect(typeof node.type === 'string' || Array.isArray(node.anyOf)).toBe(true);
     }
     expect(warnings.map((warning) => [warning.code, warning.pointer])).toEqual([
-      ['UNTYPED_SCHEMA_AS_STRING', '/properties/meta/anyOf/4/items'],
+      ['ANY_JSON_ITEMS_NARROWED', '/properties/meta/anyOf/4/items'],
     ]);
+    expect(warnings[0]!.message).toContain(
+      'items of any JSON were declared as an anyOf of STRING, NUMBER, BOOLEAN and OBJECT (nullable), so arrays nested in this array are not declared',
+    );
+  });
+});
+
+describe('a property of any JSON, sent and read back', () => {
+  it.each(
+    PROVIDER_IDS,
+  )('%s: translate → fromProvider → translate gives the same payload', (provider) => {
+    const sent = translate([tool], provider);
+    const back = fromProvider(provider, sent.payload);
+    // no type inferred for what the translation sent: the type list would nest one level deeper
+    expect(back.warnings.filter((warning) => warning.code === 'TYPE_INFERRED')).toEqual([]);
+    expect(translate(back.tools, provider).payload).toEqual(sent.payload);
+    const again = fromProvider(provider, translate(back.tools, provider).payload);
+    expect(again.tools[0]!.input_schema).toEqual(back.tools[0]!.input_schema);
+  });
+
+  it.each([
+    'openai',
+    'openai-responses',
+  ] as const)('%s: "items": {} and "properties": {} read back as the any-JSON form', (provider) => {
+    const back = fromProvider(provider, translate([tool], provider).payload);
+    expect(back.tools[0]!.input_schema.properties).toEqual(tool.input_schema.properties);
+    expect(back.warnings).toEqual([]);
+  });
+
+  it('google: read back, arrays keep items of every type but array (not only strings)', () => {
+    const back = fromProvider('google', translate([tool], 'google').payload);
+    const properties = back.tools[0]!.input_schema.properties as Record<string, unknown>;
+    const meta = properties.meta as { anyOf: { items?: unknown }[] };
+    expect(meta.anyOf[4]!.items).toEqual({
+      anyOf: [
+        { type: ['string', 'null'] },
+        { type: ['number', 'null'] },
+        { type: ['boolean', 'null'] },
+        { type: ['object', 'null'] },
+      ],
+    });
+  });
+
+  it('a type list of every JSON type without items gets the any-JSON items, as before', () => {
+    const { tools, warnings } = fromProvider('mcp', [
+      {
+        name: 'log_event',
+        description: 'Log an event.',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            meta: { type: ['string', 'number', 'boolean', 'object', 'array', 'null'] },
+          },
+        },
+      },
+    ]);
+    expect(tools[0]!.input_schema.properties).toEqual({
+      meta: {
+        type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+        items: { allOf: [{}] },
+      },
+    });
+    expect(warnings.map((warning) => warning.code)).toEqual(['ARRAY_ITEMS_ADDED']);
   });
 });
