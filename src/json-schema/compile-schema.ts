@@ -89,14 +89,16 @@ const defaultsCache = new WeakMap<object, ValidateFunction>();
 const VALID: SchemaValidationResult = Object.freeze({ valid: true });
 let compileCount = 0;
 
-function createEngine(dialect: Dialect, useDefaults: boolean): AjvInstance {
+function createEngine(dialect: Dialect, useDefaults: boolean, verbose: boolean): AjvInstance {
   const options: Options = {
     // only the engine of applySchemaDefaults writes into the data it checks
     useDefaults,
     // every problem at once, so the model can fix its call in one round trip
     allErrors: true,
-    // errors carry the schema they failed: a union's branches are then known for sure
-    verbose: true,
+    // errors carry the schema they failed: a union's branches are then known for sure. Only
+    // for explaining a failure: a verbose anyOf builds a rich error object for every branch it
+    // tries, also when the value passes, which slows the passing calls of every tool
+    verbose,
     // tool schemas come from many authors; unknown keywords are annotations, not errors
     strict: false,
     // the loader already checked the schema against the meta-schema profile
@@ -128,11 +130,11 @@ function createEngine(dialect: Dialect, useDefaults: boolean): AjvInstance {
   return engine;
 }
 
-function engineFor(dialect: Dialect, useDefaults = false): AjvInstance {
-  const key = useDefaults ? `${dialect}+defaults` : dialect;
+function engineFor(dialect: Dialect, useDefaults = false, verbose = false): AjvInstance {
+  const key = `${dialect}${useDefaults ? '+defaults' : ''}${verbose ? '+verbose' : ''}`;
   let engine = engines.get(key);
   if (engine === undefined) {
-    engine = createEngine(dialect, useDefaults);
+    engine = createEngine(dialect, useDefaults, verbose);
     engines.set(key, engine);
   }
   return engine;
@@ -159,12 +161,17 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
     );
   }
   compileCount++;
+  // compiled on the first failure only: it reports what validate found, with the schemas
+  let explain: ValidateFunction | undefined;
   const compiled: CompiledSchema = (data, subject = 'input') => {
     if (validate(data)) return VALID;
+    let errors = validate.errors ?? [];
+    explain ??= engineFor(dialect, false, true).compile(withRootId(schema));
+    if (!explain(data)) errors = explain.errors ?? errors;
     return {
       valid: false,
       // a failed discriminated union reports the branch the value chose, not every branch
-      issues: focusUnionErrors(validate.errors ?? [], schema, data, subject).map(
+      issues: focusUnionErrors(errors, schema, data, subject).map(
         ({ error, replacement }) => replacement ?? describeIssue(error, data, subject),
       ),
     };
