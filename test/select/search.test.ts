@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolcapError } from '../../src/errors/toolcap-error.js';
+import { createTextAnalyzer } from '../../src/text/text-analyzer.js';
 import { loadRegistry } from '../../src/toolcap/load-registry.js';
 import { group, registryOf, tool } from './fixtures.js';
 
@@ -111,6 +112,21 @@ describe('registry.search', () => {
     const results = shop.search('buy a lamp');
     expect(results.map((result) => result.name)).toEqual(['purchase_item']);
     expect(results[0]!.matched).toEqual(['buy→purchase']);
+  });
+
+  it('uses no related words with an analyzer that does not declare English', () => {
+    // the documented way to turn them off: "parcel" is a WordNet relative of "share"
+    const { language: _english, ...plain } = createTextAnalyzer();
+    const files = [
+      group('files', { strategy: 'always' }, [
+        tool('share_file', { description: 'Share a file or folder with a teammate.' }),
+        tool('track_parcel', { description: 'Track a shipment by its tracking number.' }),
+      ]),
+    ];
+    const names = (registry: ReturnType<typeof registryOf>) =>
+      registry.search('my parcel never arrived').map((result) => result.name);
+    expect(names(registryOf(files))).toEqual(['track_parcel', 'share_file']);
+    expect(names(registryOf(files, { analyzer: plain }))).toEqual(['track_parcel']);
   });
 
   it('leaves out a related word that most of a large catalog contains', () => {
